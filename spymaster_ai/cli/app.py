@@ -1,0 +1,23 @@
+"""The ``spymaster-ai`` command line (typer). Each command group lives in its own module."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="spymaster-ai",
+    help="AI players for Codenames: rules engines, clue legality, embedding agents, benchmarks.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register() -> None:
+    # Importing a module registers its commands on ``app``.
+    from . import check_clue  # noqa: F401
+
+
+def main() -> None:
+    _register()
+    app()

@@ -1,0 +1,72 @@
+"""Moves shared by all engines: clues, guess outcomes, and the errors a refused move raises.
+
+A refused move raises a subclass of :class:`IllegalMove` and leaves the game unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+@dataclass(frozen=True)
+class Clue:
+    """One word and one number. ``unlimited`` lifts the N+1 cap (``count`` is then ignored, 0)."""
+
+    word: str
+    count: int
+    unlimited: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.word}: {'unlimited' if self.unlimited else self.count}"
+
+    def to_json(self) -> dict:
+        return {"word": self.word, "count": self.count, "unlimited": self.unlimited}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Clue":
+        return cls(str(data["word"]), int(data["count"]), bool(data.get("unlimited", False)))
+
+
+class Phase(str, Enum):
+    CLUE = "clue"  # waiting for a spymaster's clue
+    GUESS = "guess"  # operatives guessing
+    PENALTY_COVER = "penalty_cover"  # classic invalid clue: opposing spymaster covers one own card
+    SOLO_COVER = "solo_cover"  # classic solo: spymaster covers one opponent card
+    SUDDEN_DEATH = "sudden_death"  # Duet sudden death, or classic Assassin Ending sudden-death turn
+    OVER = "over"
+
+
+class LossCause(str, Enum):
+    ASSASSIN = "assassin"
+    OPPONENT = "opponent"  # the other team (or simulated opponent) covered all its agents
+    TIMEOUT = "timeout"  # Duet: ran out of tokens / lost in sudden death
+    MISTAKE = "mistake"  # Duet mission: a turn needed more tokens than remained; sudden-death wrong guess
+
+
+class IllegalMove(Exception):
+    """A move the rules do not allow; the game state is unchanged."""
+
+
+class GameOverError(IllegalMove):
+    """A move after the game ended."""
+
+
+class WrongPhaseError(IllegalMove):
+    """A move of the wrong kind now (a guess before a clue, a clue during guessing...)."""
+
+
+class NotOnBoardError(IllegalMove):
+    """A word that is not a card of this board."""
+
+
+class AlreadyCoveredError(IllegalMove):
+    """A card that is covered (or, in Duet, one this guesser may not guess again)."""
+
+
+class InvalidClueError(IllegalMove):
+    """A clue refused by the legality checker under strict legality, or a bad count."""
+
+    def __init__(self, message: str, verdict: object | None = None):
+        super().__init__(message)
+        self.verdict = verdict

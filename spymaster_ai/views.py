@@ -1,0 +1,87 @@
+"""What each role may see. Agents receive these views, never a game object.
+
+A :class:`GuesserView` has no key-card field at all: a guesser cannot read the key by
+accident or by introspection. In Duet a guesser does hold its *own* side of the key (each
+player sees one side in the real game), given as ``own_side``; never the partner's side.
+
+Views are plain frozen dataclasses of tuples and strings so they can be serialised,
+sent over a network, and compared in tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+from .rules.moves import Clue
+
+
+@dataclass(frozen=True)
+class ClueHistoryEntry:
+    """A clue already given to this guesser's side, and what was guessed for it.
+
+    ``outcomes`` are the public results of each guess, in order ("own", "opponent",
+    "bystander", "assassin" in classic; "green", "bystander", "black" in Duet).
+    """
+
+    giver: str
+    clue: Clue
+    guesses: tuple[str, ...] = ()
+    outcomes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GuesserView:
+    """Everything a guesser may see: the table, the clues, never the key (but its own Duet side)."""
+
+    game: str  # "classic", "pictures", "duet", "kim2019"
+    me: str  # team ("red"/"blue") or Duet player ("A"/"B")
+    words: tuple[str, ...]  # every card in grid order
+    visible: tuple[str, ...]  # the cards this guesser may still guess, grid order
+    revealed: tuple[tuple[str, str], ...]  # (word, public identity) for covered cards
+    clue: Optional[Clue]  # the clue being guessed now
+    guesses_made: int  # guesses already made on this clue
+    max_guesses: Optional[int]  # None: no cap (unlimited clue, 0 clue, Duet)
+    can_stop: bool  # whether STOP is a legal move now
+    history: tuple[ClueHistoryEntry, ...] = ()  # earlier clues for this side, oldest first
+    sudden_death: bool = False
+    own_side: Optional[tuple[str, ...]] = None  # Duet only: my own key side ("green"/"black"/"bystander")
+    marked_by_me: tuple[str, ...] = ()  # Duet: cards I already guessed as bystanders (not covered)
+    tokens_left: Optional[int] = None  # Duet: timer tokens in the bank
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class SpymasterView:
+    """What a spymaster (classic) or a clue giver (Duet, its own side only) may see.
+
+    The card sets hold only cards still *visible* (uncovered). Classic: ``own`` are this
+    team's agents, ``opponent`` the other team's, ``assassins`` the assassin. Duet: ``own``
+    are the giver's green cards the partner has not yet found, ``assassins`` its black cards,
+    ``bystanders`` its bystanders, ``opponent`` is empty.
+    """
+
+    game: str
+    me: str
+    words: tuple[str, ...]
+    visible: tuple[str, ...]
+    own: tuple[str, ...]
+    opponent: tuple[str, ...]
+    bystanders: tuple[str, ...]
+    assassins: tuple[str, ...]
+    revealed: tuple[tuple[str, str], ...] = ()
+    history: tuple[ClueHistoryEntry, ...] = ()  # clues this spymaster's partner has received
+    partner_marked: tuple[str, ...] = ()  # Duet: cards the partner already guessed as bystanders
+    tokens_left: Optional[int] = None
+    clue_number_cap: Optional[int] = None  # e.g. cards left in play; None when free
+    extra: dict = field(default_factory=dict)  # game-specific public facts (scores, turn numbers)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @property
+    def bad(self) -> tuple[str, ...]:
+        """Every visible card that is not one of this spymaster's targets."""
+        return self.opponent + self.bystanders + self.assassins
