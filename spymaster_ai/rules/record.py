@@ -1,0 +1,111 @@
+"""JSON game records: a game's configuration, every accepted move, and the final state.
+
+A record is replayed by building the game from its configuration and applying the moves
+through the engine itself, so a replay is checked by the same rules as live play. A record
+whose moves the engine refuses, or whose stored final state differs from the replayed one,
+was damaged or tampered with and is refused with :class:`RecordError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Union
+
+from .classic import ClassicGame
+from .duet import DuetGame
+from .moves import IllegalMove
+
+FORMAT = "spymaster_ai.game-record"
+VERSION = 1
+
+Game = Union[ClassicGame, DuetGame]
+_ENGINES: dict[str, type] = {"classic": ClassicGame, "duet": DuetGame}
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed: says what is wrong with it."""
+
+
+def _engine_name(game: Game) -> str:
+    if isinstance(game, DuetGame):
+        return "duet"
+    if isinstance(game, ClassicGame):
+        return "classic"
+    raise TypeError(f"not a game engine: {type(game).__name__}")
+
+
+def _digest(payload: dict) -> str:
+    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _as_json(value: Any) -> Any:
+    """The value as it reads back from a JSON file (tuples become lists)."""
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def to_record(game: Game, meta: dict | None = None) -> dict:
+    """The JSON-serialisable record of ``game`` as it stands (finished or not)."""
+    body = {
+        "engine": _engine_name(game),
+        "config": game.config(),
+        "actions": list(game.actions),
+        "final_state": game.state_json(),
+        "meta": dict(meta or {}),
+    }
+    return {"format": FORMAT, "version": VERSION, **body, "sha256": _digest(body)}
+
+
+def from_record(record: Any, *, verify: bool = True) -> Game:
+    """Rebuild a game by replaying a record; refuse bad or tampered records with RecordError."""
+    if not isinstance(record, dict):
+        raise RecordError(f"a game record is a JSON object, got {type(record).__name__}")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"not a spymaster_ai game record (format is {record.get('format')!r})")
+    if record.get("version") != VERSION:
+        raise RecordError(f"unsupported record version {record.get('version')!r}; this build reads {VERSION}")
+    missing = [k for k in ("engine", "config", "actions", "final_state") if k not in record]
+    if missing:
+        raise RecordError(f"record is missing {', '.join(missing)}")
+    engine = _ENGINES.get(record["engine"])
+    if engine is None:
+        raise RecordError(f"unknown engine {record['engine']!r} (known: {', '.join(_ENGINES)})")
+    if not isinstance(record["actions"], list):
+        raise RecordError("record 'actions' must be a list of moves")
+    if verify and "sha256" in record:
+        body = {k: record[k] for k in ("engine", "config", "actions", "final_state")}
+        body["meta"] = record.get("meta", {})
+        if _digest(body) != record["sha256"]:
+            raise RecordError("record checksum does not match its content: the file was modified")
+    try:
+        game = engine.from_config(record["config"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"record has an invalid game configuration: {exc}") from exc
+    try:
+        game.replay(record["actions"])
+    except IllegalMove as exc:
+        raise RecordError(f"record holds a move the rules refuse: {exc}") from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"record holds a malformed move: {exc}") from exc
+    if verify and _as_json(game.state_json()) != _as_json(record["final_state"]):
+        raise RecordError("replaying the record's moves does not reach its stored final state")
+    return game
+
+
+def save_record(game: Game, path: str | Path, meta: dict | None = None) -> Path:
+    path = Path(path)
+    path.write_text(json.dumps(to_record(game, meta), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def load_record(path: str | Path, *, verify: bool = True) -> Game:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise RecordError(f"no such record file: {path}") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path} is not valid JSON: {exc}") from exc
+    return from_record(data, verify=verify)
