@@ -1,0 +1,112 @@
+"""Summary figures of a set of games, with 95% intervals.
+
+Win rates use the Wilson score interval (scipy's ``binomtest(...).proportion_ci``), which
+stays inside [0, 1] and is sound at 0% and 100%, unlike the normal approximation; means
+(turns, scores) use a Student t interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Iterable, Optional, Sequence
+
+import numpy as np
+
+from ..rules.moves import LossCause
+from .play import GameResult
+
+__all__ = ["LOSS_CAUSES", "mean_interval", "summarise", "wilson_interval"]
+
+# Every loss cause a result can carry: the engines' own, plus "error" (an agent forfeited).
+LOSS_CAUSES = tuple(c.value for c in LossCause) + ("error",)
+
+
+def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``successes / n``; (0, 1) when n is 0."""
+    if n < 0 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n, got successes={successes}, n={n}")
+    if n == 0:
+        return (0.0, 1.0)
+    from scipy import stats  # imported on use: scipy.stats takes a second to load
+
+    ci = stats.binomtest(int(successes), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
+    return (float(ci.low), float(ci.high))
+
+
+def mean_interval(values: Iterable[float], confidence: float = 0.95) -> Optional[tuple[float, float]]:
+    """Student t interval of the mean; None with fewer than two values."""
+    data = np.asarray(list(values), dtype=float)
+    if data.size < 2:
+        return None
+    mean = float(data.mean())
+    sem = float(data.std(ddof=1)) / math.sqrt(data.size)
+    if sem == 0.0:
+        return (mean, mean)
+    from scipy import stats
+
+    half = float(stats.t.ppf(0.5 + confidence / 2, data.size - 1)) * sem
+    return (mean - half, mean + half)
+
+
+def _mean(values: Sequence[float]) -> Optional[float]:
+    return float(np.mean(values)) if len(values) else None
+
+
+def summarise(
+    results: Sequence[GameResult], *, seconds: Optional[float] = None, played: Optional[int] = None
+) -> dict:
+    """Aggregate figures of ``results`` (all of one game kind and lineup).
+
+    ``seconds`` is the wall time of the run and ``played`` how many games it actually played
+    (a resumed run plays fewer than it reports); together they give games per second.
+    ``mean_score`` averages the score of won games (Duet and solo score only a win).
+    """
+    n = len(results)
+    wins = sum(1 for r in results if r.won)
+    causes = Counter(r.loss_cause for r in results if not r.won)
+    loss_causes = {c: int(causes.get(c, 0)) for c in LOSS_CAUSES}
+    loss_causes.update({str(c): int(k) for c, k in causes.items() if c not in loss_causes})
+    turns = [r.turns for r in results]
+    scores = [r.score for r in results if r.won and r.score is not None]
+    clues = sum(r.clues for r in results)
+    errors = [r.error for r in results if r.error]
+    examples: list[dict] = []
+    for e in errors:
+        if e not in examples and len(examples) < 3:
+            examples.append(e)
+    ci = wilson_interval(wins, n)
+    summary = {
+        "game": results[0].game if results else None,
+        "games": n,
+        "wins": wins,
+        "losses": n - wins,
+        "win_rate": wins / n if n else None,
+        "ci95": [ci[0], ci[1]],
+        "loss_causes": loss_causes,
+        "mean_turns": _mean(turns),
+        "turns_ci95": _as_list(mean_interval(turns)),
+        "mean_score": _mean(scores),
+        "score_ci95": _as_list(mean_interval(scores)),
+        "mean_clues": clues / n if n else None,
+        "mean_clue_count": sum(r.announced for r in results) / clues if clues else None,
+        "words_per_clue": sum(r.correct for r in results) / clues if clues else None,
+        "invalid_clues": sum(r.invalid_clues for r in results),
+        "errors": len(errors),
+        "error_examples": examples,
+        "seconds": seconds,
+        "games_per_second": (played if played is not None else n) / seconds if seconds else None,
+    }
+    kind = summary["game"]
+    if kind in ("classic", "pictures"):
+        decided = [r for r in results if r.extra.get("winner")]
+        first = sum(1 for r in decided if r.extra["winner"] == r.extra["starting"])
+        summary["starting_team_win_rate"] = first / len(decided) if decided else None
+    if kind == "duet":
+        summary["sudden_death_rate"] = sum(1 for r in results if r.extra.get("sudden_death")) / n if n else None
+        summary["mean_greens_left"] = _mean([r.extra.get("greens_left", 0) for r in results])
+    return summary
+
+
+def _as_list(pair: Optional[tuple[float, float]]) -> Optional[list[float]]:
+    return None if pair is None else [pair[0], pair[1]]

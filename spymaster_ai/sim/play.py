@@ -1,0 +1,584 @@
+"""Play one full game of any kind with any agents and return a JSON-serialisable result.
+
+Agents see only views. Every agent call is guarded: an exception inside an agent, a value of
+the wrong type, or a move the engine refuses (a card not on the board, an illegal clue, a
+STOP when a guess is mandatory) ends the game as an *error of that agent* (its role and spec
+are in ``GameResult.error``) and counts as a loss for that agent's side (a forfeit). A cap on
+clues per game makes an endless game impossible even with a broken agent or engine.
+
+Game kinds (RULES.md): ``classic`` and ``pictures`` (two teams), ``solo`` (two-player
+variant), ``duet`` and ``kim2019`` (Kim et al. 2019: one team alone, scored in turns).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Callable, Mapping, Optional
+
+from ..rules.cards import (
+    CLASSIC_LAYOUT,
+    KIM2019_LAYOUT,
+    PICTURES_LAYOUT,
+    Identity,
+    Player,
+    Team,
+    deal_words,
+    generate_classic_key,
+    generate_duet_key,
+    normalise_word,
+)
+from ..rules.moves import Clue, IllegalMove, InvalidClueError, Phase
+from .seeds import derive_seed
+
+__all__ = [
+    "DEFAULT_AGENT",
+    "GAME_KINDS",
+    "KIM2019_LOSS_TURNS",
+    "ROLES",
+    "GameResult",
+    "PlayOptions",
+    "lineup",
+    "play_game",
+]
+
+DEFAULT_AGENT = "minilm"
+GAME_KINDS = ("classic", "pictures", "solo", "duet", "kim2019")
+# Kim et al. 2019 score a game lost on the assassin as 25 turns (the board size).
+KIM2019_LOSS_TURNS = 25
+
+ROLES: dict[str, tuple[str, ...]] = {
+    "classic": ("red_spymaster", "red_guesser", "blue_spymaster", "blue_guesser"),
+    "pictures": ("red_spymaster", "red_guesser", "blue_spymaster", "blue_guesser"),
+    "solo": ("spymaster", "guesser"),
+    "kim2019": ("spymaster", "guesser"),
+    "duet": ("a_spymaster", "a_guesser", "b_spymaster", "b_guesser"),
+}
+
+# Safety net only: every real turn covers a card or spends a token, so games end far earlier.
+_MAX_STEPS = 10_000
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """Rule options of a run (the same for every game of it)."""
+
+    tokens: Optional[int] = None  # Duet timer tokens; None: 9, or the mission's
+    mission: Optional[str] = None  # Duet mission name (MISSIONS), e.g. "moscow"
+    legality: str = "strict"  # "strict" refuses illegal clues (an agent error), "penalty" applies the rule's penalty
+    assassin_ending: bool = False  # classic / pictures variant
+    wordlist: str = "classic"  # board word list (rules.wordlists.load_words)
+    max_clues: int = 100  # per game; reaching it is reported as an error
+
+    def __post_init__(self) -> None:
+        if self.legality not in ("strict", "penalty", "off"):
+            raise ValueError(f"legality must be strict, penalty or off, got {self.legality!r}")
+        if self.tokens is not None and self.tokens <= 0:
+            raise ValueError(f"tokens must be positive, got {self.tokens}")
+        if self.tokens is not None and self.mission is not None:
+            raise ValueError("give either tokens or a mission (a mission fixes the tokens), not both")
+        if self.mission is not None:
+            from ..rules.duet import MISSIONS
+
+            if self.mission.lower() not in MISSIONS:
+                raise ValueError(f"unknown Duet mission {self.mission!r} (known: {', '.join(MISSIONS)})")
+            object.__setattr__(self, "mission", self.mission.lower())
+        if self.max_clues <= 0:
+            raise ValueError(f"max_clues must be positive, got {self.max_clues}")
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "PlayOptions":
+        return cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+
+
+@dataclass
+class GameResult:
+    """One finished game, from the evaluated side's view (classic: red; duet: both players).
+
+    ``won``/``loss_cause`` are for the evaluated side; ``turns`` is the game length in turns
+    (classic: both teams; kim2019: a loss counts ``KIM2019_LOSS_TURNS``); ``score`` is the Duet
+    or solo score on a win; ``clues``/``announced``/``correct`` count the evaluated side's
+    clues, the numbers they announced, and the correct guesses made on them;
+    ``record`` replays the game through the engine (``rules.record.from_record``).
+    """
+
+    game: str
+    seed: int
+    index: int
+    agents: dict[str, str]
+    won: bool
+    loss_cause: Optional[str]
+    turns: int
+    score: Optional[int]
+    clues: int
+    announced: int
+    correct: int
+    words_per_clue: Optional[float]
+    invalid_clues: int
+    error: Optional[dict]
+    extra: dict
+    options: dict
+    record: dict = field(repr=False)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "GameResult":
+        names = {f.name for f in fields(cls)}
+        missing = names - set(data)
+        if missing:
+            raise ValueError(f"game result is missing {', '.join(sorted(missing))}")
+        return cls(**{k: data[k] for k in names})
+
+
+def lineup(
+    game: str,
+    spymaster: str = DEFAULT_AGENT,
+    guesser: str = DEFAULT_AGENT,
+    opponent_spymaster: Optional[str] = None,
+    opponent_guesser: Optional[str] = None,
+) -> dict[str, str]:
+    """Role -> agent spec for a game kind.
+
+    Classic/Pictures: (spymaster, guesser) play red; the opponent pair (default: the same
+    specs) plays blue. Duet: both players use the same specs, as separate instances.
+    """
+    if game not in ROLES:
+        raise ValueError(f"unknown game {game!r} (known: {', '.join(GAME_KINDS)})")
+    if game in ("classic", "pictures"):
+        return {
+            "red_spymaster": spymaster,
+            "red_guesser": guesser,
+            "blue_spymaster": opponent_spymaster or spymaster,
+            "blue_guesser": opponent_guesser or guesser,
+        }
+    if opponent_spymaster or opponent_guesser:
+        raise ValueError(f"{game} has no opponent team: give only a spymaster and a guesser")
+    if game == "duet":
+        return {"a_spymaster": spymaster, "a_guesser": guesser, "b_spymaster": spymaster, "b_guesser": guesser}
+    return {"spymaster": spymaster, "guesser": guesser}
+
+
+class _Fault(Exception):
+    """An agent misbehaved (or the clue cap was hit): ends the game as that agent's error."""
+
+    def __init__(self, role: Optional[str], message: str):
+        super().__init__(message)
+        self.role = role
+        self.message = message
+
+
+@dataclass
+class _Tally:
+    clues: int = 0
+    announced: int = 0
+    correct: int = 0
+    invalid: int = 0
+
+    def words_per_clue(self) -> Optional[float]:
+        return self.correct / self.clues if self.clues else None
+
+
+class _Table:
+    """The agents of one game and guarded calls to them."""
+
+    def __init__(self, agents: Mapping[str, Any], options: PlayOptions):
+        self.agents = agents
+        self.options = options
+        self.total_clues = 0
+
+    def clue(self, role: str, view: Any) -> Clue:
+        if self.total_clues >= self.options.max_clues:
+            raise _Fault(None, f"clue cap of {self.options.max_clues} clues per game reached")
+        clue = self._call(role, "give_clue", view)
+        if not isinstance(clue, Clue):
+            raise _Fault(role, f"give_clue returned {type(clue).__name__}, not a Clue")
+        self.total_clues += 1
+        return clue
+
+    def guess(self, role: str, view: Any, stop_allowed: bool) -> Optional[str]:
+        word = self._call(role, "next_guess", view)
+        if word is None:
+            if not stop_allowed:
+                raise _Fault(role, "returned STOP (None) when a guess is mandatory")
+            return None
+        if not isinstance(word, str):
+            raise _Fault(role, f"next_guess returned {type(word).__name__}, not a card word or None")
+        return word
+
+    def cover(self, role: str, view: Any, candidates: tuple[str, ...], rng: random.Random) -> str:
+        """The spymaster's ``choose_cover(view, candidates)`` if it has one, else a seeded random pick."""
+        agent = self.agents[role]
+        if not candidates:
+            raise _Fault(None, "no card to cover (engine state)")
+        if not callable(getattr(agent, "choose_cover", None)):
+            return rng.choice(candidates)
+        word = self._call(role, "choose_cover", view, candidates)
+        if not isinstance(word, str) or normalise_word(word) not in candidates:
+            raise _Fault(role, f"choose_cover returned {word!r}, not one of the cards it may cover")
+        return normalise_word(word)
+
+    def _call(self, role: str, method: str, *args: Any) -> Any:
+        try:
+            return getattr(self.agents[role], method)(*args)
+        except Exception as exc:  # an agent's own bug must not stop a batch run
+            raise _Fault(role, f"{method} raised {type(exc).__name__}: {exc}") from exc
+
+
+def _apply(role: Optional[str], what: str, move: Callable[[], Any]) -> Any:
+    """Apply an agent's move; a move the engine refuses is that agent's error."""
+    try:
+        return move()
+    except IllegalMove as exc:
+        raise _Fault(role, f"{what} refused by the rules: {type(exc).__name__}: {exc}") from exc
+
+
+def _give_clue(role: str, clue: Clue, tally: "_Tally", move: Callable[[], Any]) -> None:
+    """Play a clue; a refused clue (strict legality) is counted as invalid and is the giver's error."""
+    try:
+        result = move()
+    except InvalidClueError as exc:
+        tally.invalid += 1
+        raise _Fault(role, f"clue {clue} refused as illegal: {exc}") from exc
+    except IllegalMove as exc:
+        raise _Fault(role, f"clue {clue} refused by the rules: {type(exc).__name__}: {exc}") from exc
+    tally.clues += 1
+    tally.announced += clue.count
+    tally.invalid += int(bool(getattr(result, "penalised", False)))
+
+
+def _reset_agents(agents: Mapping[str, Any], seed: int) -> None:
+    for role in sorted(agents):
+        try:
+            agents[role].reset(derive_seed(seed, role))
+        except Exception as exc:
+            raise _Fault(role, f"reset raised {type(exc).__name__}: {exc}") from exc
+
+
+def _error(fault: _Fault, specs: Mapping[str, str]) -> dict:
+    return {"role": fault.role, "agent": specs.get(fault.role) if fault.role else None, "message": fault.message}
+
+
+def _record(game: Any, meta: dict) -> dict:
+    from ..rules.record import to_record
+
+    return to_record(game, meta)
+
+
+# ----------------------------------------------------------------------------- classic family
+
+
+def _drive_classic(
+    game: Any,
+    seats: Mapping[Team, tuple[str, str]],
+    table: _Table,
+    tallies: Mapping[Team, _Tally],
+    cover_rng: random.Random,
+    stop_when: Callable[[], bool] = lambda: False,
+) -> None:
+    """Play a ClassicGame to its end (or until ``stop_when()``), asking the seated agents."""
+    for _ in range(_MAX_STEPS):
+        if game.is_over or stop_when():
+            return
+        phase = game.phase
+        if phase is Phase.CLUE:
+            team = game.current_team
+            role = seats[team][0]
+            clue = table.clue(role, game.spymaster_view(team))
+            _give_clue(role, clue, tallies[team], lambda: game.give_clue(clue))
+        elif phase in (Phase.GUESS, Phase.SUDDEN_DEATH):
+            team = game.current_team
+            role = seats[team][1]
+            view = game.guesser_view(team)
+            word = table.guess(role, view, view.can_stop)
+            if word is None:
+                _apply(role, "stop", game.stop)
+                continue
+            result = _apply(role, f"guess {word!r}", lambda: game.guess(word))
+            if phase is Phase.GUESS and result.correct:
+                tallies[team].correct += 1
+        elif phase is Phase.PENALTY_COVER:
+            # RULES.md §1: after an invalid clue the *opposing* spymaster covers one of its own
+            # agents; the engine makes that team the current team for the cover.
+            team = game.current_team
+            candidates = tuple(game.remaining(Identity.of_team(team)))
+            if team in seats:
+                role: Optional[str] = seats[team][0]
+                word = table.cover(role, game.spymaster_view(team), candidates, cover_rng)
+            else:  # a simulated opponent (solo) picks at random, seeded
+                role, word = None, cover_rng.choice(candidates)
+            _apply(role, f"penalty cover {word!r}", lambda: game.penalty_cover(word))
+        elif phase is Phase.SOLO_COVER:
+            team = game.current_team
+            role = seats[team][0]
+            candidates = tuple(game.remaining(Identity.of_team(team.other)))
+            word = table.cover(role, game.spymaster_view(team), candidates, cover_rng)
+            _apply(role, f"solo cover {word!r}", lambda: game.solo_cover(word))
+        else:
+            raise _Fault(None, f"unexpected phase {phase} (engine state)")
+    raise _Fault(None, f"game did not end within {_MAX_STEPS} moves")
+
+
+def _words(options: PlayOptions) -> tuple[str, ...]:
+    from ..rules.wordlists import load_words
+
+    return load_words(options.wordlist)
+
+
+def _play_two_teams(kind: str, table: _Table, specs: Mapping[str, str], seed: int, index: int) -> dict:
+    from ..rules.classic import ClassicGame
+
+    options = table.options
+    layout = CLASSIC_LAYOUT if kind == "classic" else PICTURES_LAYOUT
+    rng = random.Random(seed)
+    words = deal_words(_words(options), layout[0], rng)
+    # The starting team alternates by game index, so first-move advantage cancels in cross-play.
+    starting = Team.RED if index % 2 == 0 else Team.BLUE
+    key = generate_classic_key(rng, layout, starting=starting)
+    # Pictures boards hold word cards for now (RULES.md §2 allows words on the 5x4 grid), so
+    # the full word legality applies: a picture-caption board would make the caption a legal clue.
+    pictures = (False,) * layout[0] if kind == "pictures" else None
+    game = ClassicGame(
+        words, key, assassin_ending=options.assassin_ending, legality=options.legality, pictures=pictures, kind=kind
+    )
+    seats = {Team.RED: ("red_spymaster", "red_guesser"), Team.BLUE: ("blue_spymaster", "blue_guesser")}
+    tallies = {Team.RED: _Tally(), Team.BLUE: _Tally()}
+    fault = None
+    try:
+        _reset_agents(table.agents, seed)
+        _drive_classic(game, seats, table, tallies, random.Random(derive_seed(seed, "covers")))
+    except _Fault as exc:
+        fault = exc
+    turns = {t.value: int(game.turns.get(t, 0)) for t in Team}
+    if fault is not None:
+        # The erring team forfeits; an error not attributable to a team is a loss for red.
+        at_fault = Team.RED if fault.role is None or fault.role.startswith("red") else Team.BLUE
+        winner: Optional[Team] = at_fault.other
+        won, cause = winner is Team.RED, (None if winner is Team.RED else "error")
+    else:
+        winner = game.winner
+        won = winner is Team.RED
+        cause = None if won else (game.loss_cause.value if game.loss_cause is not None else None)
+    red = tallies[Team.RED]
+    extra = {
+        "starting": starting.value,
+        "winner": winner.value if winner is not None else None,
+        "end": game.loss_cause.value if game.loss_cause is not None else None,
+        "turns": turns,
+        "clues": {t.value: tallies[t].clues for t in Team},
+        "correct": {t.value: tallies[t].correct for t in Team},
+    }
+    return dict(
+        won=won, loss_cause=cause, turns=sum(turns.values()), score=None, tally=red,
+        invalid_clues=sum(t.invalid for t in tallies.values()), fault=fault, extra=extra, game=game,
+    )
+
+
+def _play_solo(table: _Table, specs: Mapping[str, str], seed: int, index: int) -> dict:
+    from ..rules.classic import ClassicGame
+
+    options = table.options
+    rng = random.Random(seed)
+    words = deal_words(_words(options), CLASSIC_LAYOUT[0], rng)
+    key = generate_classic_key(rng, CLASSIC_LAYOUT, starting=Team.RED)
+    game = ClassicGame(words, key, solo=True, legality=options.legality, kind="classic")
+    seats = {Team.RED: ("spymaster", "guesser")}
+    tally = _Tally()
+    fault = None
+    try:
+        _reset_agents(table.agents, seed)
+        _drive_classic(game, seats, table, {Team.RED: tally}, random.Random(derive_seed(seed, "covers")))
+    except _Fault as exc:
+        fault = exc
+    won = fault is None and game.winner is Team.RED
+    cause = None if won else ("error" if fault else (game.loss_cause.value if game.loss_cause else None))
+    score = game.score() if won else None
+    return dict(
+        won=won, loss_cause=cause, turns=int(game.turns.get(Team.RED, 0)), score=score, tally=tally,
+        invalid_clues=tally.invalid, fault=fault, extra={}, game=game,
+    )
+
+
+def _play_kim2019(table: _Table, specs: Mapping[str, str], seed: int, index: int) -> dict:
+    """Kim et al. 2019: one team alone until its 8 cards are covered; turns, a loss = 25."""
+    from ..rules.classic import ClassicGame
+
+    options = table.options
+    rng = random.Random(seed)
+    words = deal_words(_words(options), KIM2019_LAYOUT[0], rng)
+    key = generate_classic_key(rng, KIM2019_LAYOUT, starting=Team.RED)
+    game = ClassicGame(words, key, legality=options.legality, kind="kim2019")
+    seats = {Team.RED: ("spymaster", "guesser")}
+    tally = _Tally()
+    fault = None
+    try:
+        _reset_agents(table.agents, seed)
+        _drive_classic(game, seats, table, {Team.RED: tally}, random.Random(derive_seed(seed, "covers")))
+    except _Fault as exc:
+        fault = exc
+    won = fault is None and game.winner is Team.RED
+    cause = None if won else ("error" if fault else (game.loss_cause.value if game.loss_cause else None))
+    played = int(game.turns.get(Team.RED, 0))
+    return dict(
+        won=won, loss_cause=cause, turns=played if won else KIM2019_LOSS_TURNS, score=None, tally=tally,
+        invalid_clues=tally.invalid, fault=fault, extra={"turns_played": played}, game=game,
+    )
+
+
+# ----------------------------------------------------------------------------- duet
+
+
+def _duet_role(player: Player, what: str) -> str:
+    return f"{player.value.lower()}_{what}"
+
+
+def _drive_duet(game: Any, table: _Table, tally: _Tally) -> bool:
+    """Play a DuetGame to its end; returns whether sudden death was reached."""
+    last_giver: Optional[Player] = None
+    sd_order: Optional[list[Player]] = None
+    sd_turn = 0
+    for _ in range(_MAX_STEPS):
+        if game.is_over:
+            return sd_order is not None
+        phase = game.phase
+        if phase is Phase.CLUE:
+            allowed = tuple(game.allowed_givers())
+            if not allowed:
+                raise _Fault(None, "no player may give a clue (engine state)")
+            # Givers alternate, starting with A; a player with no words left never gives again.
+            giver = Player.A if last_giver is None else last_giver.other
+            if giver not in allowed:
+                giver = allowed[0]
+            role = _duet_role(giver, "spymaster")
+            clue = table.clue(role, game.spymaster_view(giver))
+            _give_clue(role, clue, tally, lambda: game.give_clue(giver, clue))
+            last_giver = giver
+        elif phase is Phase.GUESS:
+            guesser = game.guesser
+            role = _duet_role(guesser, "guesser")
+            view = game.guesser_view(guesser)
+            word = table.guess(role, view, view.can_stop)
+            if word is None:
+                _apply(role, "stop", game.stop)
+                continue
+            result = _apply(role, f"guess {word!r}", lambda: game.guess(word))
+            tally.correct += int(bool(result.correct))
+        elif phase is Phase.SUDDEN_DEATH:
+            players = tuple(game.sudden_death_players())
+            if not players:
+                raise _Fault(None, "sudden death with no player left to guess (engine state)")
+            if sd_order is None:
+                # RULES.md §3 Engine note: guessers alternate, starting with the player who has
+                # more words left to find (the partner's uncovered greens); ties: A.
+                first = max((Player.A, Player.B), key=lambda p: (len(game.words_left_for(p.other)), p is Player.A))
+                sd_order = [first, first.other]
+            player = sd_order[sd_turn % 2]
+            if player not in players:
+                player = player.other
+            if player not in players:
+                raise _Fault(None, "sudden death player order (engine state)")
+            sd_turn += 1
+            role = _duet_role(player, "guesser")
+            word = table.guess(role, game.guesser_view(player), True)
+            if word is None:
+                _apply(role, "sudden-death pass", lambda: game.sudden_death_pass(player))
+            else:
+                _apply(role, f"sudden-death guess {word!r}", lambda: game.sudden_death_guess(player, word))
+        else:
+            raise _Fault(None, f"unexpected phase {phase} (engine state)")
+    raise _Fault(None, f"game did not end within {_MAX_STEPS} moves")
+
+
+def _play_duet(table: _Table, specs: Mapping[str, str], seed: int, index: int) -> dict:
+    from ..rules.duet import DuetGame
+
+    options = table.options
+    rng = random.Random(seed)
+    words = deal_words(_words(options), 25, rng)
+    key = generate_duet_key(rng)
+    if options.mission is not None:
+        game = DuetGame.mission(words, key, options.mission, legality=options.legality)
+    else:
+        game = DuetGame(words, key, tokens=options.tokens or 9, legality=options.legality)
+    tally = _Tally()
+    fault = None
+    sudden_death = False
+    try:
+        _reset_agents(table.agents, seed)
+        sudden_death = _drive_duet(game, table, tally)
+    except _Fault as exc:
+        fault = exc
+    won = fault is None and game.winner is True
+    cause = None if won else ("error" if fault else (game.loss_cause.value if game.loss_cause else None))
+    extra = {
+        "tokens_left": int(game.tokens_left),
+        "sudden_death": bool(sudden_death),
+        "greens_left": int(game.greens_left()),
+        "mission": options.mission,
+    }
+    return dict(
+        won=won, loss_cause=cause, turns=int(game.turns_played), score=game.score() if won else None,
+        tally=tally, invalid_clues=tally.invalid, fault=fault, extra=extra, game=game,
+    )
+
+
+# ----------------------------------------------------------------------------- entry point
+
+
+_PLAYERS: dict[str, Callable[..., dict]] = {
+    "classic": lambda t, s, seed, i: _play_two_teams("classic", t, s, seed, i),
+    "pictures": lambda t, s, seed, i: _play_two_teams("pictures", t, s, seed, i),
+    "solo": _play_solo,
+    "duet": _play_duet,
+    "kim2019": _play_kim2019,
+}
+
+
+def play_game(
+    game: str,
+    agents: Mapping[str, Any],
+    specs: Mapping[str, str],
+    *,
+    seed: int,
+    index: int = 0,
+    options: PlayOptions | None = None,
+) -> GameResult:
+    """Play one game of kind ``game`` with ``agents`` (role -> agent, see ``ROLES``).
+
+    ``specs`` names each role's agent in the result. The board, the key and every agent's
+    ``reset`` seed derive from ``seed``; ``index`` alternates the starting team in classic.
+    """
+    if game not in _PLAYERS:
+        raise ValueError(f"unknown game {game!r} (known: {', '.join(GAME_KINDS)})")
+    missing = [r for r in ROLES[game] if r not in agents]
+    if missing:
+        raise ValueError(f"{game} needs agents for {', '.join(missing)}")
+    options = options or PlayOptions()
+    table = _Table({r: agents[r] for r in ROLES[game]}, options)
+    out = _PLAYERS[game](table, specs, int(seed), int(index))
+    tally: _Tally = out["tally"]
+    fault: Optional[_Fault] = out["fault"]
+    agent_specs = {r: str(specs.get(r, "?")) for r in ROLES[game]}
+    return GameResult(
+        game=game,
+        seed=int(seed),
+        index=int(index),
+        agents=agent_specs,
+        won=bool(out["won"]),
+        loss_cause=out["loss_cause"],
+        turns=int(out["turns"]),
+        score=None if out["score"] is None else int(out["score"]),
+        clues=tally.clues,
+        announced=tally.announced,
+        correct=tally.correct,
+        words_per_clue=tally.words_per_clue(),
+        invalid_clues=int(out["invalid_clues"]),
+        error=_error(fault, agent_specs) if fault is not None else None,
+        extra=out["extra"],
+        options=options.to_json(),
+        record=_record(out["game"], {"game": game, "seed": int(seed), "index": int(index), "agents": agent_specs}),
+    )

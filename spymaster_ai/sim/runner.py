@@ -1,0 +1,276 @@
+"""Run many seeded games on one machine: parallel, resumable, reproducible bit for bit.
+
+- Game ``i`` of a run with master seed ``S`` is played from ``game_seed(S, i)`` alone, so the
+  results do not depend on how games are spread over processes.
+- Worker processes (joblib/loky, reused between calls) build each agent once and keep it
+  for every later game (agents are ``reset`` per game); loading embeddings is the slow part.
+- Games run one BLAS/torch thread each, so a game computes the same floats in the main
+  process as in any worker.
+- With a results file, every finished game is appended as one JSON line as soon as it is
+  back; a rerun skips the indices already there (after checking they belong to the same
+  run), and the file is rewritten sorted by index and deduplicated at the end, so the same
+  run gives a byte-identical file whatever ``jobs`` is and however often it was interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
+
+from .metrics import summarise
+from .play import ROLES, GameResult, PlayOptions, play_game
+from .seeds import game_seed
+
+__all__ = ["AgentFactory", "ResultsFileError", "RunResult", "registry_factory", "run_games", "dump_result_line"]
+
+AgentFactory = Callable[[str, str], Any]  # (role, spec) -> a Spymaster or Guesser
+Progress = Union[bool, Callable[[int], None]]
+
+
+class ResultsFileError(ValueError):
+    """A results file that belongs to another run (other game, agents, options or seed)."""
+
+
+def registry_factory(role: str, spec: str) -> Any:
+    """Build an agent from its spec with the agent registry (``agents.registry``)."""
+    from ..agents.registry import make_guesser, make_spymaster
+
+    return make_spymaster(spec) if role.endswith("spymaster") else make_guesser(spec)
+
+
+@dataclass
+class RunResult:
+    results: list[GameResult]  # the requested games, by index
+    seconds: float  # wall time of this call
+    played: int  # games played by this call (the rest came from the results file)
+
+    @property
+    def resumed(self) -> int:
+        return len(self.results) - self.played
+
+    def summary(self) -> dict:
+        return summarise(self.results, seconds=self.seconds, played=self.played)
+
+
+# ----------------------------------------------------------------------------- worker side
+
+# Agents built in this process, kept for later games: (factory, role, spec) -> agent.
+_AGENTS: dict[tuple[str, str, str], Any] = {}
+
+
+def _factory_name(factory: AgentFactory) -> str:
+    return f"{getattr(factory, '__module__', '')}.{getattr(factory, '__qualname__', repr(factory))}"
+
+
+def _agents_for(specs: Mapping[str, str], factory: AgentFactory) -> dict[str, Any]:
+    """One agent instance per role (two roles with the same spec never share an instance)."""
+    name = _factory_name(factory)
+    out = {}
+    for role, spec in specs.items():
+        key = (name, role, spec)
+        if key not in _AGENTS:
+            _AGENTS[key] = factory(role, spec)
+        out[role] = _AGENTS[key]
+    return out
+
+
+@contextmanager
+def _one_thread() -> Iterator[None]:
+    """One BLAS/OpenMP/torch thread: float results then do not depend on the process."""
+    from threadpoolctl import threadpool_limits
+
+    torch = sys.modules.get("torch")
+    before = torch.get_num_threads() if torch is not None else None
+    with threadpool_limits(limits=1):
+        if torch is not None:
+            torch.set_num_threads(1)
+        try:
+            yield
+        finally:
+            if torch is not None and before is not None:
+                torch.set_num_threads(before)
+
+
+def _play_indices(
+    game: str,
+    specs: Mapping[str, str],
+    options: Mapping[str, Any],
+    master_seed: int,
+    indices: Sequence[int],
+    factory: AgentFactory,
+) -> list[dict]:
+    """Play the games ``indices`` of a run in this process (a joblib task)."""
+    opts = PlayOptions.from_json(options)
+    agents = _agents_for(specs, factory)
+    out = []
+    for i in indices:
+        with _one_thread():
+            result = play_game(game, agents, specs, seed=game_seed(master_seed, i), index=i, options=opts)
+        out.append(result.to_json())
+    return out
+
+
+# ----------------------------------------------------------------------------- results file
+
+
+def dump_result_line(result: Union[GameResult, Mapping[str, Any]]) -> str:
+    """The canonical JSON line of a result (sorted keys, no spaces): byte-stable."""
+    data = result.to_json() if isinstance(result, GameResult) else result
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _check_belongs(result: GameResult, game: str, specs: Mapping[str, str], options: dict, seed: int, path: Path) -> None:
+    problems = []
+    if result.game != game:
+        problems.append(f"game {result.game!r} (this run: {game!r})")
+    if result.agents != dict(specs):
+        problems.append(f"agents {result.agents} (this run: {dict(specs)})")
+    if result.options != options:
+        problems.append(f"options {result.options} (this run: {options})")
+    if result.seed != game_seed(seed, result.index):
+        problems.append(f"a seed that is not game {result.index} of master seed {seed}")
+    if problems:
+        raise ResultsFileError(
+            f"{path} holds games of another run: its game {result.index} has {'; '.join(problems)}. "
+            "Use another results file for this run."
+        )
+
+
+def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict, seed: int) -> dict[int, GameResult]:
+    """The valid results already in ``path`` by index; a torn last line (interrupted write) is dropped."""
+    done: dict[int, GameResult] = {}
+    if not path.exists():
+        return done
+    lines = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if line.strip()]
+    for k, (number, line) in enumerate(lines):
+        try:
+            result = GameResult.from_json(json.loads(line))
+        except (json.JSONDecodeError, ValueError, TypeError, AttributeError) as exc:
+            if k == len(lines) - 1:
+                continue  # the last line cut short by an interruption: that game is played again
+            raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
+        _check_belongs(result, game, specs, options, seed, path)
+        done.setdefault(result.index, result)
+    return done
+
+
+def _write_sorted(path: Path, results: Mapping[int, GameResult]) -> None:
+    """Rewrite the file sorted by index, atomically (a crash leaves the old or the new file)."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        for index in sorted(results):
+            handle.write(dump_result_line(results[index]) + "\n")
+    os.replace(tmp, path)
+
+
+# ----------------------------------------------------------------------------- driver
+
+
+def _chunks(indices: Sequence[int], size: int) -> list[list[int]]:
+    return [list(indices[k : k + size]) for k in range(0, len(indices), size)]
+
+
+@contextmanager
+def _progress_bar(progress: Progress, total: int, label: str) -> Iterator[Callable[[int], None]]:
+    if callable(progress):
+        yield progress
+        return
+    if not progress or total == 0:
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
+
+    with Bar(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=False,
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def run_games(
+    game: str,
+    specs: Mapping[str, str],
+    *,
+    games: int,
+    seed: int,
+    options: Optional[PlayOptions] = None,
+    jobs: int = 1,
+    results_path: Union[str, Path, None] = None,
+    indices: Optional[Sequence[int]] = None,
+    chunk_size: Optional[int] = None,
+    progress: Progress = False,
+    factory: AgentFactory = registry_factory,
+) -> RunResult:
+    """Play games ``0..games-1`` (or only ``indices``) of the run (game, specs, options, seed).
+
+    ``jobs`` processes (joblib; -1: all cores); ``results_path``: a JSON-lines file to save
+    into and resume from; ``progress``: True for a rich bar on stderr, or a callback given
+    the number of newly finished games.
+    """
+    if game not in ROLES:
+        raise ValueError(f"unknown game {game!r} (known: {', '.join(ROLES)})")
+    if games <= 0:
+        raise ValueError(f"games must be positive, got {games}")
+    if jobs == 0:
+        raise ValueError("jobs must be a positive number of processes, or -1 for all cores")
+    missing = [r for r in ROLES[game] if r not in specs]
+    if missing:
+        raise ValueError(f"{game} needs agent specs for {', '.join(missing)}")
+    specs = {role: specs[role] for role in ROLES[game]}
+    options = options or PlayOptions()
+    wanted = list(range(games)) if indices is None else sorted(set(int(i) for i in indices))
+    if any(i < 0 or i >= games for i in wanted):
+        raise ValueError(f"game indices must lie in 0..{games - 1}")
+    opts = options.to_json()
+    path = Path(results_path) if results_path is not None else None
+
+    start = time.perf_counter()
+    done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed) if path else {}
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_sorted(path, done)  # drops a torn last line before appending
+    todo = [i for i in wanted if i not in done]
+
+    handle = path.open("a", encoding="utf-8") if path is not None else None
+    try:
+
+        def keep(batch: list[dict]) -> int:
+            for data in batch:
+                result = GameResult.from_json(data)
+                done[result.index] = result
+                if handle is not None:
+                    handle.write(dump_result_line(data) + "\n")
+            if handle is not None:
+                handle.flush()
+            return len(batch)
+
+        with _progress_bar(progress, len(todo), f"{game} {len(todo)} games") as advance:
+            if jobs == 1 or len(todo) <= 1:
+                for i in todo:  # in process, saving every game as it finishes
+                    advance(keep(_play_indices(game, specs, opts, seed, [i], factory)))
+            elif todo:
+                from joblib import Parallel, delayed
+
+                workers = (os.cpu_count() or 1) if jobs < 0 else jobs
+                size = chunk_size or max(1, min(16, math.ceil(len(todo) / (workers * 4))))
+                tasks = (
+                    delayed(_play_indices)(game, specs, opts, seed, chunk, factory) for chunk in _chunks(todo, size)
+                )
+                for batch in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
+                    advance(keep(batch))
+    finally:
+        if handle is not None:
+            handle.close()
+    if path is not None:
+        _write_sorted(path, done)
+    seconds = time.perf_counter() - start
+    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=len(todo))

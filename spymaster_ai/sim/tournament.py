@@ -1,0 +1,174 @@
+"""Cross-play tournaments: every spymaster spec with every guesser spec, on the same boards.
+
+Each cell of the matrix is a run of ``games`` games with the same master seed, so every
+pairing meets exactly the same boards and keys (common random numbers: differences between
+cells come from the agents, not from the deal). Cooperative and single-team games (duet,
+solo, kim2019) score the pair alone. In classic and pictures the pair plays red against a
+fixed reference team (``opponent``, by default the first agent paired with itself), so the
+cells are comparable; the starting team alternates by game index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Optional, Sequence, Union
+
+from .play import ROLES, PlayOptions, lineup
+from .runner import AgentFactory, Progress, registry_factory, run_games
+
+__all__ = ["Tournament", "format_cell", "markdown_table", "run_tournament"]
+
+# Figures kept per cell (the full summaries are large; these are what the matrix shows).
+_CELL_FIELDS = (
+    "games", "wins", "win_rate", "ci95", "loss_causes", "mean_turns", "turns_ci95", "mean_score",
+    "mean_clue_count", "words_per_clue", "invalid_clues", "errors",
+)
+
+
+@dataclass
+class Tournament:
+    game: str
+    spymasters: list[str]
+    guessers: list[str]
+    games: int
+    seed: int
+    options: dict
+    opponent: Optional[dict]  # classic/pictures: the reference team's specs
+    cells: dict[tuple[str, str], dict] = field(default_factory=dict)  # (spymaster, guesser) -> figures
+    seconds: float = 0.0
+
+    def cell(self, spymaster: str, guesser: str) -> dict:
+        return self.cells[(spymaster, guesser)]
+
+    def to_json(self) -> dict:
+        return {
+            "game": self.game,
+            "games": self.games,
+            "seed": self.seed,
+            "spymasters": self.spymasters,
+            "guessers": self.guessers,
+            "options": self.options,
+            "opponent": self.opponent,
+            "matrix": {s: {g: self.cells[(s, g)] for g in self.guessers} for s in self.spymasters},
+            "seconds": self.seconds,
+        }
+
+
+def _cell_file(results_dir: Path, spymaster: str, guesser: str) -> Path:
+    def tag(spec: str) -> str:
+        return re.sub(r"[^A-Za-z0-9._=+-]+", "_", spec)[:40]
+
+    digest = hashlib.sha256(f"{spymaster}\n{guesser}".encode()).hexdigest()[:8]
+    return results_dir / f"{tag(spymaster)}__{tag(guesser)}__{digest}.jsonl"
+
+
+@contextmanager
+def _shared_bar(progress: Progress, total: int, label: str) -> Iterator[Union[bool, Callable[[int], None]]]:
+    """One progress bar for the whole tournament, handed to every cell's run as a callback."""
+    if callable(progress) or not progress:
+        yield progress
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
+
+    with Bar(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True),
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def run_tournament(
+    game: str,
+    agents: Sequence[str] = (),
+    *,
+    games: int,
+    seed: int,
+    spymasters: Optional[Sequence[str]] = None,
+    guessers: Optional[Sequence[str]] = None,
+    opponent: Optional[str] = None,
+    opponent_guesser: Optional[str] = None,
+    options: Optional[PlayOptions] = None,
+    jobs: int = 1,
+    results_dir: Union[str, Path, None] = None,
+    progress: Progress = False,
+    factory: AgentFactory = registry_factory,
+) -> Tournament:
+    """Play every (spymaster, guesser) pairing; ``agents`` fills both lists unless given apart."""
+    if game not in ROLES:
+        raise ValueError(f"unknown game {game!r} (known: {', '.join(ROLES)})")
+    spy = list(dict.fromkeys(spymasters if spymasters else agents))
+    gue = list(dict.fromkeys(guessers if guessers else agents))
+    if not spy or not gue:
+        raise ValueError("a tournament needs at least one spymaster and one guesser spec")
+    two_teams = game in ("classic", "pictures")
+    if not two_teams and (opponent or opponent_guesser):
+        raise ValueError(f"{game} has no opponent team")
+    opp = None
+    if two_teams:
+        opp_spy = opponent or spy[0]
+        opp = {"spymaster": opp_spy, "guesser": opponent_guesser or opponent or gue[0]}
+    options = options or PlayOptions()
+    folder = Path(results_dir) if results_dir is not None else None
+    result = Tournament(game, spy, gue, games, seed, options.to_json(), opp)
+    start = time.perf_counter()
+    with _shared_bar(progress, len(spy) * len(gue) * games, f"{game} tournament") as bar:
+        for s in spy:
+            for g in gue:
+                specs = lineup(game, s, g, opp["spymaster"], opp["guesser"]) if opp else lineup(game, s, g)
+                run = run_games(
+                    game, specs, games=games, seed=seed, options=options, jobs=jobs,
+                    results_path=_cell_file(folder, s, g) if folder else None, progress=bar, factory=factory,
+                )
+                summary = run.summary()
+                result.cells[(s, g)] = {k: summary[k] for k in _CELL_FIELDS}
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _pct(x: Optional[float]) -> str:
+    return "–" if x is None else f"{100 * x:.1f}"
+
+
+def format_cell(cell: dict, turns: bool = False) -> str:
+    """'62.0 [52.2, 71.0]' (win rate %, 95% Wilson interval), or mean turns with its t interval."""
+    if turns:
+        ci = cell.get("turns_ci95")
+        mean = cell.get("mean_turns")
+        if mean is None:
+            return "–"
+        return f"{mean:.2f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+    lo, hi = cell["ci95"]
+    return f"{_pct(cell['win_rate'])} [{_pct(lo)}, {_pct(hi)}]"
+
+
+def markdown_table(t: Tournament) -> str:
+    """The matrix as Markdown: rows spymasters, columns guessers (kim2019 adds mean turns)."""
+
+    def table(turns: bool) -> list[str]:
+        head = "| spymaster \\ guesser | " + " | ".join(f"`{g}`" for g in t.guessers) + " |"
+        rule = "|---|" + "---|" * len(t.guessers)
+        rows = [
+            f"| `{s}` | " + " | ".join(format_cell(t.cells[(s, g)], turns) for g in t.guessers) + " |"
+            for s in t.spymasters
+        ]
+        return [head, rule, *rows]
+
+    against = ""
+    if t.opponent:
+        against = f", against `{t.opponent['spymaster']}`/`{t.opponent['guesser']}` (blue)"
+    lines = [
+        f"**{t.game}**: win rate % [95% Wilson interval], {t.games} games per cell, seed {t.seed}{against}.",
+        "",
+        *table(False),
+    ]
+    if t.game == "kim2019":
+        lines += ["", f"**{t.game}**: mean turns to cover the 8 cards (a loss counts 25) [95% t interval].", "",
+                  *table(True)]
+    return "\n".join(lines) + "\n"
