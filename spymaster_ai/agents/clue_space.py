@@ -1,0 +1,92 @@
+"""The space a spymaster chooses in: its clue vocabulary and, per board, the similarity matrices.
+
+Why: the vocabulary is fixed for an agent's lifetime and the board for a game, so the
+clue-vocabulary x board similarities of every model the agent consults are computed once
+per board (on its first clue) and every later clue is a masked selection over them.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from ..rules.moves import Clue
+from ..views import SpymasterView
+from .legal_clues import LegalClueMask, is_legal
+from .vocabulary import SimilarityModel, clue_candidates, zipf_prior
+
+
+class BoardMatrices:
+    """Candidate clues x board similarities for one board, and the legality of each clue."""
+
+    def __init__(self, words: tuple[str, ...], visible: Sequence[str], vocab: tuple[str, ...], models: Sequence[SimilarityModel]) -> None:
+        self.words = words
+        self.column = {w: i for i, w in enumerate(words)}
+        self.sims: list[np.ndarray] = []
+        self.sims_sq: list[np.ndarray] = []
+        done: dict[int, int] = {}
+        for m in models:
+            if id(m) not in done:
+                s = np.ascontiguousarray(m.similarity(vocab, list(words)), dtype=np.float32)
+                if s.shape != (len(vocab), len(words)):
+                    raise ValueError(f"similarity returned shape {s.shape}, expected {(len(vocab), len(words))}")
+                done[id(m)] = len(self.sims)
+                self.sims.append(s)
+                self.sims_sq.append(s * s)
+        self.index = [done[id(m)] for m in models]
+        self.legal = LegalClueMask(vocab, visible)
+
+    def sim(self, k: int) -> np.ndarray:
+        return self.sims[self.index[k]]
+
+    def sim_sq(self, k: int) -> np.ndarray:
+        return self.sims_sq[self.index[k]]
+
+
+class ClueVocabularyAgent:
+    """Shared by the spymasters: the filtered clue vocabulary and the per-board matrices."""
+
+    def __init__(self, embedding: SimilarityModel, partners: Sequence[SimilarityModel], vocabulary_size: Optional[int]) -> None:
+        if vocabulary_size is not None and vocabulary_size < 1:
+            raise ValueError(f"vocabulary_size must be positive, got {vocabulary_size}")
+        self.embedding = embedding
+        self.partners = list(partners)
+        self.vocabulary_size = vocabulary_size
+        self._vocab: Optional[tuple[str, ...]] = None
+        self._vocab_index: dict[str, int] = {}
+        self._prior: Optional[np.ndarray] = None
+        self._board: Optional[BoardMatrices] = None
+
+    def reset(self, seed: int) -> None:
+        self._board = None  # the vocabulary stays: it does not depend on the game
+
+    @property
+    def vocabulary(self) -> tuple[str, ...]:
+        if self._vocab is None:
+            self._vocab = clue_candidates([self.embedding, *self.partners], self.vocabulary_size)
+            self._vocab_index = {w: i for i, w in enumerate(self._vocab)}
+            self._prior = zipf_prior(self._vocab)
+        return self._vocab
+
+    def _matrices(self, view: SpymasterView) -> BoardMatrices:
+        words = tuple(view.words)
+        if self._board is None or self._board.words != words:
+            self._board = BoardMatrices(words, view.visible, self.vocabulary, [self.embedding, *self.partners])
+        return self._board
+
+    def _banned(self, view: SpymasterView) -> np.ndarray:
+        """Clue words already given this game: repeating one (above all one that failed) is wasted."""
+        out = np.zeros(len(self.vocabulary), dtype=bool)
+        for entry in view.history:
+            i = self._vocab_index.get(entry.clue.word)
+            if i is not None:
+                out[i] = True
+        return out
+
+    def _emit(self, clues: Sequence[Clue], view: SpymasterView) -> Clue:
+        """The first clue the single-clue checker also accepts (a guard on the batch mask)."""
+        for clue in clues:
+            if is_legal(clue, view.visible):
+                return clue
+        raise RuntimeError("no legal clue left in the vocabulary for this board")

@@ -1,0 +1,232 @@
+"""The embedding spymaster: every legal clue word, every count, scored by what a partner would do.
+
+Why this shape: the board is fixed for a game, so the clue-vocabulary x board similarity
+matrices (the spymaster's own model and each partner model) are computed once, on the first
+clue of a board; every clue after that is a masked, vectorised selection over them. The
+score of a clue with count k is the expected number of own cards a probabilistic partner
+finds before its first wrong card, minus the risk-weighted expected cost of that wrong card
+(see :mod:`.partner_model`), plus a small preference for common words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from ..rules.moves import Clue
+from ..views import SpymasterView
+from .clue_space import BoardMatrices, ClueVocabularyAgent
+from .partner_model import expected_outcome
+from .vocabulary import SimilarityModel
+
+_FOUND = frozenset({"own", "green"})
+
+# What guessing a wrong card costs, in own cards: the assassin (Duet: a black card) loses the
+# game, an opponent agent gives the other team a card and ends the turn, a bystander ends the
+# turn (Duet: spends a timer token, i.e. a turn).
+DEFAULT_COSTS: dict[str, dict[str, float]] = {
+    "classic": {"assassin": 10.0, "opponent": 1.0, "bystander": 0.25},
+    "duet": {"assassin": 10.0, "opponent": 1.0, "bystander": 0.5},
+}
+
+
+@dataclass(frozen=True)
+class ClueOption:
+    """One scored clue: what it aims at, what it is expected to yield, its worst neighbour."""
+
+    word: str
+    count: int
+    targets: tuple[str, ...]
+    score: float
+    expected_found: float
+    expected_cost: float
+    closest_bad: Optional[str]
+    closest_bad_similarity: Optional[float]
+
+    @property
+    def clue(self) -> Clue:
+        return Clue(self.word, self.count)
+
+    def to_json(self) -> dict:
+        return {
+            "word": self.word,
+            "count": self.count,
+            "targets": list(self.targets),
+            "score": self.score,
+            "expected_found": self.expected_found,
+            "expected_cost": self.expected_cost,
+            "closest_bad": self.closest_bad,
+            "closest_bad_similarity": self.closest_bad_similarity,
+        }
+
+
+PartnerSpec = Union[None, SimilarityModel, Sequence[SimilarityModel]]
+
+
+class EmbeddingSpymaster(ClueVocabularyAgent):
+    """Clues scored by the expected finds of a partner model, minus the risk-weighted cost of a miss.
+
+    ``embedding``: the spymaster's own model (chooses and reports the targets of a clue).
+    ``partner``: the model(s) that predict the guesser: ``None`` for the own model (a mirror),
+    one model, or several (the score is averaged over them: the guesser is one of these, or
+    the worst case with ``partner_mode="min"``). ``risk`` in [0, 1]: 0 weighs a miss double,
+    0.5 at its cost, 1 ignores it. ``temperature``: the partner's softmax temperature in
+    z-score units. ``prefer_common``: bonus, in own cards, for the most common words.
+    ``leftover_value``: what re-finding a card an earlier clue still points at is worth.
+    """
+
+    def __init__(
+        self,
+        embedding: SimilarityModel,
+        *,
+        partner: PartnerSpec = None,
+        risk: float = 0.5,
+        max_count: int = 4,
+        vocabulary_size: Optional[int] = 30000,
+        prefer_common: float = 0.1,
+        temperature: float = 0.6,
+        partner_mode: str = "mean",
+        leftover_value: float = 0.5,
+        costs: Optional[Mapping[str, float]] = None,
+    ) -> None:
+        if partner is None:
+            partners: list[SimilarityModel] = [embedding]
+        elif hasattr(partner, "similarity"):
+            partners = [partner]  # type: ignore[list-item]
+        else:
+            partners = list(partner)  # type: ignore[arg-type]
+        if not partners:
+            raise ValueError("partner: give at least one model (or None for the own model)")
+        super().__init__(embedding, partners, vocabulary_size)
+        if not 0.0 <= risk <= 1.0:
+            raise ValueError(f"risk must be in [0, 1], got {risk}")
+        if max_count < 1:
+            raise ValueError(f"max_count must be at least 1, got {max_count}")
+        if temperature <= 0:
+            raise ValueError(f"temperature must be positive, got {temperature}")
+        if partner_mode not in ("mean", "min"):
+            raise ValueError(f"partner_mode must be 'mean' or 'min', got {partner_mode!r}")
+        if costs is not None:
+            unknown = set(costs) - {"assassin", "opponent", "bystander"}
+            if unknown:
+                raise ValueError(f"costs: unknown card kinds {sorted(unknown)}")
+        self.risk = float(risk)
+        self.max_count = int(max_count)
+        self.prefer_common = float(prefer_common)
+        self.temperature = float(temperature)
+        self.partner_mode = partner_mode
+        self.leftover_value = float(leftover_value)
+        self.costs = dict(costs) if costs is not None else None
+
+    # -- the per-clue arrays -------------------------------------------------------------------
+
+    def _card_costs(self, view: SpymasterView, board: BoardMatrices) -> np.ndarray:
+        costs = dict(DEFAULT_COSTS["duet" if view.game == "duet" else "classic"])
+        costs.update(self.costs or {})
+        out = np.zeros(len(board.words), dtype=np.float32)
+        for kind, cards in (("bystander", view.bystanders), ("opponent", view.opponent), ("assassin", view.assassins)):
+            for w in cards:
+                out[board.column[w]] = costs[kind]
+        return out
+
+    def _card_values(self, view: SpymasterView, board: BoardMatrices, own_cols: np.ndarray) -> np.ndarray:
+        """1 per own card, ``leftover_value`` for those an unfinished earlier clue still points at."""
+        value = np.zeros(len(board.words), dtype=np.float32)
+        value[own_cols] = 1.0
+        for entry in view.history:
+            clue = entry.clue
+            if clue.unlimited or clue.count == 0:
+                continue
+            left = clue.count - sum(1 for o in entry.outcomes if o in _FOUND)
+            if left <= 0:
+                continue
+            i = self._vocab_index.get(clue.word)
+            if i is not None:
+                row = np.mean([board.sim(k)[i] for k in range(1, len(self.partners) + 1)], axis=0)
+            else:
+                row = np.asarray(self.embedding.similarity([clue.word], list(board.words)), dtype=np.float32)[0]
+            order = sorted(own_cols.tolist(), key=lambda c: (-float(row[c]), board.words[c]))
+            pending = np.array(order[:left], dtype=np.intp)
+            value[pending] = np.minimum(value[pending], self.leftover_value)
+        return value
+
+    # -- public ----------------------------------------------------------------------------------
+
+    def rank_clues(self, view: SpymasterView, top: int = 1) -> list[ClueOption]:
+        """The ``top`` best clues for this view, best first (each with its best count)."""
+        if not view.own:
+            raise ValueError("no own card left to clue")
+        board = self._matrices(view)
+        col = board.column
+        own_cols = np.array(sorted(col[w] for w in view.own), dtype=np.intp)
+        visible = np.zeros(len(board.words), dtype=bool)
+        visible[[col[w] for w in view.visible]] = True
+        guessable = visible.copy()
+        for w in view.partner_marked:  # the partner will not guess these again
+            guessable[col[w]] = False
+        own = np.zeros(len(board.words), dtype=bool)
+        own[own_cols] = True
+        cap = min(self.max_count, len(own_cols), view.clue_number_cap or self.max_count)
+        cap = max(cap, 1)
+        cost = self._card_costs(view, board)
+        value = self._card_values(view, board, own_cols)
+        weight = 2.0 * (1.0 - self.risk)
+
+        utilities = []
+        for k in range(1, len(self.partners) + 1):
+            out = expected_outcome(board.sim(k), guessable, own, value, cost, cap, self.temperature, board.sim_sq(k))
+            utilities.append((out.found - weight * out.cost, out.found, out.cost))
+        if self.partner_mode == "min" and len(utilities) > 1:
+            util = np.min([u[0] for u in utilities], axis=0)
+        else:
+            util = np.mean([u[0] for u in utilities], axis=0)
+        found = np.mean([u[1] for u in utilities], axis=0)
+        spent = np.mean([u[2] for u in utilities], axis=0)
+
+        best_k = np.argmax(util, axis=1)  # first maximum: the smaller count on a tie
+        rows = np.arange(util.shape[0])
+        assert self._prior is not None
+        score = util[rows, best_k] + self.prefer_common * self._prior
+        allowed = board.legal.mask(view.visible) & ~self._banned(view)
+        score = np.where(allowed, score, -np.inf)
+        n_ok = int(allowed.sum())
+        if n_ok == 0:
+            raise RuntimeError("no legal clue left in the vocabulary for this board")
+        top = max(1, min(int(top), n_ok))
+        if top < n_ok:
+            cut = np.partition(score, -top)[-top]
+            chosen = np.flatnonzero(score >= cut)
+        else:
+            chosen = np.flatnonzero(allowed)
+        vocab = self.vocabulary
+        chosen = sorted(chosen.tolist(), key=lambda i: (-float(score[i]), vocab[i]))[:top]
+
+        own_sim = board.sim(0)
+        bad_cols = [col[w] for w in view.bad]
+        options = []
+        for i in chosen:
+            k = int(best_k[i]) + 1
+            ranked_own = sorted(own_cols.tolist(), key=lambda c: (-float(own_sim[i, c]), board.words[c]))
+            if bad_cols:
+                worst = max(bad_cols, key=lambda c: (float(own_sim[i, c]), board.words[c]))
+                bad_word, bad_sim = board.words[worst], float(own_sim[i, worst])
+            else:
+                bad_word, bad_sim = None, None
+            options.append(
+                ClueOption(
+                    word=vocab[i],
+                    count=k,
+                    targets=tuple(board.words[c] for c in ranked_own[:k]),
+                    score=float(score[i]),
+                    expected_found=float(found[i, k - 1]),
+                    expected_cost=float(spent[i, k - 1]),
+                    closest_bad=bad_word,
+                    closest_bad_similarity=bad_sim,
+                )
+            )
+        return options
+
+    def give_clue(self, view: SpymasterView) -> Clue:
+        return self._emit([o.clue for o in self.rank_clues(view, top=8)], view)
