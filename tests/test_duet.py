@@ -496,6 +496,16 @@ def test_sudden_death_passes_lose_on_time():
     assert game.is_over and game.winner is False and game.loss_cause is LossCause.TIMEOUT
 
 
+def test_sudden_death_lost_when_the_last_guessing_player_runs_out_after_a_pass():
+    game = sudden_death_game()
+    game.sudden_death_pass(A)  # B's greens stay unfound
+    for w in game.words_left_for(A)[:-1]:
+        assert not game.sudden_death_guess(B, w).game_over
+    r = game.sudden_death_guess(B, game.words_left_for(A)[-1])
+    assert r.correct and r.game_over
+    assert game.winner is False and game.loss_cause is LossCause.TIMEOUT
+
+
 # ---------------------------------------------------------------- legality modes
 def test_strict_refuses_an_illegal_clue_with_its_verdict(checker):
     game = new()

@@ -439,6 +439,9 @@ class DuetGame:
             if self.greens_left() == 0:
                 self._win()
                 return GuessResult(self._words[i], identity, True, True, True)
+            if not self.sudden_death_players():  # the partner passed; greens it had to find remain
+                self._lose(LossCause.TIMEOUT)
+                return GuessResult(self._words[i], identity, True, True, True)
             done = player not in self.sudden_death_players()
             return GuessResult(self._words[i], identity, True, done, False)
         if identity is DuetIdentity.BLACK:
