@@ -16,6 +16,7 @@ app = typer.Typer(
 def _register() -> None:
     # Importing a module registers its commands on ``app``.
     from . import check_clue  # noqa: F401
+    from . import bench_cmds  # noqa: F401
 
 
 def main() -> None:

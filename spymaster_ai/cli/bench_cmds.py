@@ -1,0 +1,411 @@
+"""``spymaster-ai bench duet|classic|solo|kim2019|pictures|replay`` and ``spymaster-ai tournament``.
+
+Bad input (an unknown agent spec, a missing model package, games <= 0, an unknown mission,
+a results file of another run) prints one line on stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from .. import __version__
+from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
+from .app import app
+
+bench_app = typer.Typer(
+    name="bench",
+    help="Seeded self-play benchmarks: win rate with its 95% interval, loss causes, turns, scores.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.add_typer(bench_app, name="bench")
+
+
+class _BadInput(Exception):
+    """Input the user must fix: reported as one line, exit status 2."""
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _bad_input_types() -> tuple[type[BaseException], ...]:
+    """Errors that mean the user's input is wrong (the registry's and embeddings' own included)."""
+    from ..sim.runner import ResultsFileError
+
+    kinds: list[type[BaseException]] = [_BadInput, ResultsFileError]
+    for module, name in (("spymaster_ai.agents.registry", "AgentSpecError"), ("spymaster_ai.embeddings", "EmbeddingError")):
+        try:
+            kinds.append(getattr(importlib.import_module(module), name))
+        except (ImportError, AttributeError):
+            pass
+    return tuple(kinds)
+
+
+def _check_agents(specs: dict[str, str]) -> None:
+    """Build every agent of the lineup once here, so a bad spec fails before any game is played.
+
+    The agents land in the runner's per-process cache, so an in-process run (--jobs 1) reuses them.
+    """
+    from ..sim.runner import _agents_for, registry_factory
+
+    _agents_for(specs, registry_factory)
+
+
+def _show_progress(flag: Optional[bool]) -> bool:
+    return sys.stderr.isatty() if flag is None else flag
+
+
+def _summary_table(title: str, summary: dict, agents: dict[str, str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    def num(x: Any, fmt: str = "{:.2f}") -> str:
+        return "–" if x is None else fmt.format(x)
+
+    table = Table(title=title, show_header=False)
+    table.add_column("figure", style="bold")
+    table.add_column("value")
+    for role, spec in agents.items():
+        table.add_row(role.replace("_", " "), spec)
+    lo, hi = summary["ci95"]
+    table.add_row("games", str(summary["games"]))
+    table.add_row("wins", str(summary["wins"]))
+    table.add_row("win rate [95% CI]", f"{num(summary['win_rate'], '{:.1%}')} [{lo:.1%}, {hi:.1%}]")
+    causes = ", ".join(f"{c} {k}" for c, k in summary["loss_causes"].items() if k) or "–"
+    table.add_row("loss causes", causes)
+    table.add_row("mean turns", num(summary["mean_turns"]))
+    table.add_row("mean score (wins)", num(summary["mean_score"]))
+    for key, label in (
+        ("starting_team_win_rate", "starting team wins"),
+        ("sudden_death_rate", "reached sudden death"),
+    ):
+        if key in summary:
+            table.add_row(label, num(summary[key], "{:.1%}"))
+    table.add_row("clues per game", num(summary["mean_clues"]))
+    table.add_row("mean clue number", num(summary["mean_clue_count"]))
+    table.add_row("words per clue (realised)", num(summary["words_per_clue"]))
+    table.add_row("invalid clues", str(summary["invalid_clues"]))
+    table.add_row("agent errors", str(summary["errors"]))
+    table.add_row("seconds", num(summary["seconds"], "{:.1f}"))
+    table.add_row("games per second", num(summary["games_per_second"]))
+    Console().print(table)
+
+
+def _warn_errors(summary: dict) -> None:
+    if summary["errors"]:
+        first = summary["error_examples"][0]
+        typer.echo(
+            f"warning: {summary['errors']} game(s) ended on an agent error, e.g. "
+            f"{first['role']} ({first['agent']}): {first['message']}",
+            err=True,
+        )
+
+
+def _bench(
+    game: str,
+    specs: dict[str, str],
+    options: PlayOptions,
+    *,
+    games: int,
+    seed: int,
+    jobs: int,
+    out: Optional[Path],
+    results: Optional[Path],
+    only_game: Optional[int],
+    as_json: bool,
+    progress: Optional[bool],
+) -> None:
+    from ..sim.runner import run_games
+
+    if games <= 0:
+        raise _BadInput(f"--games must be a positive number, got {games}")
+    if jobs == 0 or jobs < -1:
+        raise _BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+    indices = None
+    if only_game is not None:
+        if only_game < 0:
+            raise _BadInput(f"--only-game must be a game index >= 0, got {only_game}")
+        indices, games = [only_game], max(games, only_game + 1)
+    _check_agents(specs)
+    run = run_games(
+        game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
+        indices=indices, progress=_show_progress(progress),
+    )
+    summary = run.summary()
+    report = {
+        **summary,
+        "seed": seed,
+        "agents": specs,
+        "options": options.to_json(),
+        "jobs": jobs,
+        "played": run.played,
+        "resumed": run.resumed,
+        "results_file": str(results) if results else None,
+        "version": __version__,
+    }
+    if only_game is not None:
+        report["only_game"] = only_game
+        report["result"] = run.results[0].to_json()
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    if as_json:
+        typer.echo(json.dumps(report))
+    else:
+        title = f"{game}: {summary['games']} games, seed {seed}" + (f" (game {only_game} only)" if only_game is not None else "")
+        _summary_table(title, summary, specs)
+    _warn_errors(summary)
+
+
+def _guarded(fn: Any, *args: Any, **kwargs: Any) -> None:
+    try:
+        fn(*args, **kwargs)
+    except typer.Exit:
+        raise
+    except _bad_input_types() as exc:
+        _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+
+# Options shared by every bench command.
+GamesOpt = typer.Option(100, "--games", "-n", help="Number of games.")
+SeedOpt = typer.Option(0, "--seed", "-s", help="Master seed: game i uses a seed derived from (seed, i).")
+JobsOpt = typer.Option(1, "--jobs", "-j", help="Worker processes (-1: all cores).")
+OutOpt = typer.Option(None, "--out", help="Write the summary JSON to this file.")
+ResultsOpt = typer.Option(None, "--results", help="JSON-lines file of every game: saved as games finish, resumed on rerun.")
+OnlyOpt = typer.Option(None, "--only-game", help="Play only game I of the run (to replay it alone).")
+JsonOpt = typer.Option(False, "--json", help="Print one JSON object on stdout.")
+LegalityOpt = typer.Option("strict", "--legality", help="strict (an illegal clue is an agent error), penalty, off.")
+ProgressOpt = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr (default: when a terminal).")
+SpymasterOpt = typer.Option(DEFAULT_AGENT, "--spymaster", help="Spymaster agent spec.")
+GuesserOpt = typer.Option(DEFAULT_AGENT, "--guesser", help="Guesser agent spec.")
+
+
+def _options(**kwargs: Any) -> PlayOptions:
+    try:
+        return PlayOptions(**kwargs)
+    except ValueError as exc:
+        raise _BadInput(str(exc)) from exc
+
+
+@bench_app.command("duet")
+def bench_duet(
+    games: int = GamesOpt, seed: int = SeedOpt, spymaster: str = SpymasterOpt, guesser: str = GuesserOpt,
+    tokens: Optional[int] = typer.Option(None, "--tokens", help="Timer tokens (default 9)."),
+    mission: Optional[str] = typer.Option(None, "--mission", help="Duet mission, e.g. moscow (fixes tokens and mistakes)."),
+    legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
+    only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+) -> None:
+    """Codenames Duet: both players use the same specs (separate instances); givers alternate from A."""
+    _guarded(
+        lambda: _bench(
+            "duet", lineup("duet", spymaster, guesser), _options(tokens=tokens, mission=mission, legality=legality),
+            games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
+            progress=progress,
+        )
+    )
+
+
+def _two_teams(
+    game: str, red: str, blue: str, red_guesser: Optional[str], blue_guesser: Optional[str], assassin_ending: bool,
+    legality: str, **kw: Any,
+) -> None:
+    specs = lineup(game, red, red_guesser or red, blue, blue_guesser or blue)
+    _guarded(lambda: _bench(game, specs, _options(assassin_ending=assassin_ending, legality=legality), **kw))
+
+
+@bench_app.command("classic")
+def bench_classic(
+    games: int = GamesOpt, seed: int = SeedOpt,
+    red: str = typer.Option(DEFAULT_AGENT, "--red", help="Red team's agent spec (spymaster and guesser)."),
+    blue: str = typer.Option(DEFAULT_AGENT, "--blue", help="Blue team's agent spec (spymaster and guesser)."),
+    red_guesser: Optional[str] = typer.Option(None, "--red-guesser", help="Red guesser spec, if not --red."),
+    blue_guesser: Optional[str] = typer.Option(None, "--blue-guesser", help="Blue guesser spec, if not --blue."),
+    assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
+    legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
+    only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+) -> None:
+    """Classic Codenames, red against blue; win rate is red's. The starting team alternates by game."""
+    _two_teams(
+        "classic", red, blue, red_guesser, blue_guesser, assassin_ending, legality, games=games, seed=seed,
+        jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
+    )
+
+
+@bench_app.command("pictures")
+def bench_pictures(
+    games: int = GamesOpt, seed: int = SeedOpt,
+    red: str = typer.Option(DEFAULT_AGENT, "--red", help="Red team's agent spec (spymaster and guesser)."),
+    blue: str = typer.Option(DEFAULT_AGENT, "--blue", help="Blue team's agent spec (spymaster and guesser)."),
+    red_guesser: Optional[str] = typer.Option(None, "--red-guesser", help="Red guesser spec, if not --red."),
+    blue_guesser: Optional[str] = typer.Option(None, "--blue-guesser", help="Blue guesser spec, if not --blue."),
+    assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
+    legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
+    only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+) -> None:
+    """Codenames Pictures layout (5x4, 8/7/4/1), word cards for now; red against blue."""
+    _two_teams(
+        "pictures", red, blue, red_guesser, blue_guesser, assassin_ending, legality, games=games, seed=seed,
+        jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
+    )
+
+
+@bench_app.command("solo")
+def bench_solo(
+    games: int = GamesOpt, seed: int = SeedOpt, spymaster: str = SpymasterOpt, guesser: str = GuesserOpt,
+    legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
+    only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+) -> None:
+    """Two-player (solo) variant against the simulated opponent, with its score."""
+    _guarded(
+        lambda: _bench(
+            "solo", lineup("solo", spymaster, guesser), _options(legality=legality), games=games, seed=seed,
+            jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
+        )
+    )
+
+
+@bench_app.command("kim2019")
+def bench_kim2019(
+    games: int = GamesOpt, seed: int = SeedOpt, spymaster: str = SpymasterOpt, guesser: str = GuesserOpt,
+    legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
+    only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+) -> None:
+    """Kim et al. 2019: one team alone on 8/7/9/1; mean turns to cover its 8 cards (a loss counts 25)."""
+    _guarded(
+        lambda: _bench(
+            "kim2019", lineup("kim2019", spymaster, guesser), _options(legality=legality), games=games, seed=seed,
+            jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
+        )
+    )
+
+
+@bench_app.command("replay")
+def bench_replay(
+    results: Path = typer.Argument(..., help="A --results JSON-lines file."),
+    index: int = typer.Option(..., "--index", "-i", help="Game index to replay."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Replay one saved game through the engine and check it reaches the recorded final state."""
+
+    def replay() -> None:
+        from ..rules.record import RecordError, from_record
+        from ..sim.play import GameResult
+
+        if not results.exists():
+            raise _BadInput(f"no such results file: {results}")
+        found = None
+        for number, line in enumerate(results.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise _BadInput(f"{results} line {number} is not JSON: {exc}") from exc
+            if isinstance(data, dict) and data.get("index") == index:
+                found = GameResult.from_json(data)
+                break
+        if found is None:
+            raise _BadInput(f"{results} holds no game with index {index}")
+        try:
+            game = from_record(found.record)
+        except RecordError as exc:
+            raise _BadInput(f"game {index} does not replay: {exc}") from exc
+        report = {
+            "game": found.game, "index": index, "seed": found.seed, "agents": found.agents, "won": found.won,
+            "loss_cause": found.loss_cause, "turns": found.turns, "score": found.score, "verified": True,
+            "moves": len(found.record.get("actions", [])), "state": game.state_json(), "version": __version__,
+        }
+        if as_json:
+            typer.echo(json.dumps(report))
+        else:
+            outcome = "won" if found.won else f"lost ({found.loss_cause})"
+            typer.echo(
+                f"{found.game} game {index} (seed {found.seed}): {outcome} in {found.turns} turns; "
+                f"{report['moves']} moves replayed through the engine, final state verified."
+            )
+
+    _guarded(replay)
+
+
+@app.command("tournament")
+def tournament(
+    game: str = typer.Option("duet", "--game", help="duet, classic, solo, kim2019 or pictures."),
+    agents: str = typer.Option(DEFAULT_AGENT, "--agents", help="Comma-separated specs: every one as spymaster with every one as guesser."),
+    spymasters: Optional[str] = typer.Option(None, "--spymasters", help="Spymaster specs, if not --agents."),
+    guessers: Optional[str] = typer.Option(None, "--guessers", help="Guesser specs, if not --agents."),
+    opponent: Optional[str] = typer.Option(None, "--opponent", help="Classic/pictures: the blue reference team (default: the first agent)."),
+    games: int = GamesOpt, seed: int = SeedOpt,
+    tokens: Optional[int] = typer.Option(None, "--tokens", help="Duet timer tokens (default 9)."),
+    mission: Optional[str] = typer.Option(None, "--mission", help="Duet mission name."),
+    legality: str = LegalityOpt, jobs: int = JobsOpt,
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the matrix JSON to this file."),
+    markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the matrix as a Markdown table."),
+    results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per cell."),
+    as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+) -> None:
+    """Cross-play: every spymaster spec with every guesser spec, same boards for every cell."""
+
+    def run() -> None:
+        from ..sim.tournament import format_cell, markdown_table, run_tournament
+
+        if game not in ROLES:
+            raise _BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
+        if games <= 0:
+            raise _BadInput(f"--games must be a positive number, got {games}")
+        if jobs == 0 or jobs < -1:
+            raise _BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+        split = lambda text: [s.strip() for s in text.split(",") if s.strip()] if text else []  # noqa: E731
+        spy, gue = split(spymasters) or split(agents), split(guessers) or split(agents)
+        if not spy or not gue:
+            raise _BadInput("--agents needs at least one agent spec")
+        options = _options(tokens=tokens, mission=mission, legality=legality)
+        two_teams = game in ("classic", "pictures")
+        if opponent and not two_teams:
+            raise _BadInput(f"--opponent applies to classic and pictures only, not {game}")
+        for s in spy:
+            _check_agents({"spymaster": s})
+        for g in gue:
+            _check_agents({"guesser": g})
+        if two_teams and opponent:
+            _check_agents({"spymaster": opponent, "guesser": opponent})
+        t = run_tournament(
+            game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,
+            jobs=jobs, results_dir=results_dir, progress=_show_progress(progress),
+        )
+        report = {**t.to_json(), "version": __version__}
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        if markdown is not None:
+            markdown.parent.mkdir(parents=True, exist_ok=True)
+            markdown.write_text(markdown_table(t), encoding="utf-8")
+        if as_json:
+            typer.echo(json.dumps(report))
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console()
+        views = [False, True] if game == "kim2019" else [False]
+        for turns in views:
+            what = "mean turns [95% CI]" if turns else "win rate % [95% CI]"
+            table = Table(title=f"{game}: {what}, {games} games per cell, seed {seed}")
+            table.add_column("spymaster \\ guesser", style="bold")
+            for g in gue:
+                table.add_column(g)
+            for s in spy:
+                table.add_row(s, *(format_cell(t.cell(s, g), turns) for g in gue))
+            console.print(table)
+        errors = sum(c["errors"] for c in t.cells.values())
+        if errors:
+            typer.echo(f"warning: {errors} game(s) ended on an agent error", err=True)
+
+    _guarded(run)
