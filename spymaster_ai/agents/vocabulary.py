@@ -1,7 +1,7 @@
 """The words a spymaster may say, and how common each one is.
 
 Why a separate step: the clue vocabulary is fixed for an agent's lifetime, so filtering it
-(one real word, not a stop word, known to every model the agent consults) and looking up its
+(one plain word, known to every model the agent consults) and looking up its
 frequency prior happen once, not per game or per clue.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Iterable, Optional, Protocol, Sequence
 
 import numpy as np
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from wordfreq import zipf_frequency
 
 
@@ -25,12 +24,12 @@ class SimilarityModel(Protocol):
 
 
 def is_clue_shaped(word: str) -> bool:
-    """A plain lower-case ASCII word of two letters or more, and not a stop word.
+    """A plain lower-case ASCII word of two letters or more.
 
-    Single letters and digits are never clues (RULES.md §4.5); stop words carry no meaning to
-    point at cards and embeddings rank them close to everything.
+    Single letters and digits are never clues (RULES.md §4.5). Stop words are the
+    vocabulary's business (``spymaster_ai.embeddings`` filters its shared clue vocabulary).
     """
-    return len(word) >= 2 and word.isascii() and word.isalpha() and word.islower() and word not in ENGLISH_STOP_WORDS
+    return len(word) >= 2 and word.isascii() and word.isalpha() and word.islower()
 
 
 def clue_candidates(models: Sequence[SimilarityModel], size: Optional[int] = None) -> tuple[str, ...]:

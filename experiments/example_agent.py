@@ -1,0 +1,67 @@
+"""A minimal researcher's agent pair, to copy when writing your own (see docs/agents.md).
+
+Benchmark them by spec, from the repository root:
+
+    spymaster-ai bench duet --games 20 --seed 0 \\
+        --spymaster experiments.example_agent:WordListSpymaster \\
+        --guesser experiments.example_agent:LetterOverlapGuesser:limit=2
+
+An agent sees only its role's view (``spymaster_ai.views``), is reset with the game's seed
+before every game, and keeps whatever memory it likes in between.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from spymaster_ai.agents.legal_clues import is_legal
+from spymaster_ai.rules.moves import Clue
+from spymaster_ai.views import GuesserView, SpymasterView
+
+
+class WordListSpymaster:
+    """Says the first word of a fixed list that is legal on the board, always with count 1."""
+
+    def __init__(self, words: str = "animal+music+water+city+food+space+weapon+tree") -> None:
+        # "+"-separated: a spec's parameters are themselves separated by commas
+        self.words = [w.strip().lower() for w in words.split("+") if w.strip()]
+        if not self.words:
+            raise ValueError("words: give at least one clue word")
+
+    def reset(self, seed: int) -> None:
+        pass  # nothing random, nothing remembered
+
+    def give_clue(self, view: SpymasterView) -> Clue:
+        said = {entry.clue.word for entry in view.history}
+        for word in self.words:
+            clue = Clue(word, 1)
+            if word not in said and is_legal(clue, view.visible):
+                return clue
+        raise RuntimeError("every word of the list is used or illegal on this board")
+
+
+class LetterOverlapGuesser:
+    """Guesses the card sharing the most letters with the clue; stops after ``limit`` guesses.
+
+    Ties are broken by a seeded random draw, so the agent shows how to use ``reset(seed)``.
+    """
+
+    def __init__(self, limit: int = 1) -> None:
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        self.limit = limit
+        self._rng = np.random.default_rng(0)
+
+    def reset(self, seed: int) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def next_guess(self, view: GuesserView) -> Optional[str]:
+        cards = sorted(w for w in view.visible if w not in view.marked_by_me)
+        if not cards or view.clue is None or (view.can_stop and view.guesses_made >= self.limit):
+            return None
+        letters = set(view.clue.word)
+        overlap = np.array([len(letters & set(w)) for w in cards], dtype=float)
+        best = np.flatnonzero(overlap == overlap.max())
+        return cards[int(self._rng.choice(best))]

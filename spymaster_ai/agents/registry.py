@@ -1,0 +1,266 @@
+"""Agents by name: ``make_spymaster("robust:partner=glove50+mpnet,risk=0.6")``.
+
+Why: benchmarks, tournaments and the CLI name their players in one string, and a researcher's
+own class must plug in the same way as the built-in agents.
+
+A spec is ``NAME[:key=value,...]``. NAME is a built-in agent (``robust``, ``closest``,
+``random``), an embedding name (``minilm``, ``glove50``, ``ensemble:a+b``...: the embedding
+spymaster or guesser on that model), or ``package.module:ClassName`` (also
+``path/to/file.py:ClassName``) for a class implementing the protocol. Values are parsed as
+bool (true/false), int, float, ``none``, else kept as strings. See docs/agents.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from .base import Guesser, Spymaster
+
+__all__ = ["AGENT_NAMES", "AgentSpecError", "make_guesser", "make_spymaster", "parse_spec"]
+
+DEFAULT_EMBEDDING = "minilm"
+# "Several models, excluding none": the partner the robust spymaster predicts by default.
+DEFAULT_PARTNER = "glove50+minilm"
+
+AGENT_NAMES: dict[str, str] = {
+    "robust": "spymaster: embedding spymaster scored by a partner model (default partner glove50+minilm)",
+    "closest": "spymaster: clues its single closest own card with count 1",
+    "random": "guesser: guesses uniformly at random up to the count (seeded)",
+    "minilm": "spymaster or guesser on MiniLM (all-MiniLM-L6-v2); the default",
+    "glove50": "spymaster or guesser on GloVe 6B 50d",
+    "mpnet": "spymaster or guesser on all-mpnet-base-v2 (extra install)",
+}
+
+_ROLE_ONLY = {"robust": "spymaster", "closest": "spymaster", "random": "guesser"}
+_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_COMPOSITE = ("ensemble", "consensus")
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that names nothing known, or parameters its agent does not take."""
+
+
+def _value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "none":
+        return None
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split a spec into its name and its parsed parameters."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError("empty agent spec")
+    parts = spec.strip().split(":")
+    cut = next((i for i, p in enumerate(parts) if "=" in p), len(parts))
+    name = ":".join(parts[:cut]).strip()
+    if not name:
+        raise AgentSpecError(f"agent spec {spec!r} has no name before its parameters")
+    params: dict[str, Any] = {}
+    text = ":".join(parts[cut:])
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not _KEY.match(key):
+            raise AgentSpecError(f"agent spec {spec!r}: expected key=value, got {item!r}")
+        if key in params:
+            raise AgentSpecError(f"agent spec {spec!r}: parameter {key!r} given twice")
+        params[key] = _value(raw)
+    return name, params
+
+
+# -- embeddings ---------------------------------------------------------------------------------
+
+_LOADED: dict[str, Any] = {}
+_LOCK = threading.Lock()
+
+
+def _embedding(name: str) -> Any:
+    """Load an embedding once per process (spymaster and guesser share the model)."""
+    with _LOCK:
+        if name not in _LOADED:
+            try:
+                from ..embeddings import load_embedding
+            except ImportError as exc:  # pragma: no cover - the embeddings package is part of the project
+                raise AgentSpecError(f"embeddings unavailable: {exc}") from exc
+            try:
+                _LOADED[name] = load_embedding(name)
+            except Exception as exc:  # EmbeddingError: unknown name, missing package (with pip command)
+                raise AgentSpecError(str(exc) or f"cannot load embedding {name!r}") from exc
+        return _LOADED[name]
+
+
+def _partner(value: Any) -> Any:
+    """``glove50+mpnet`` -> two models (score averaged); ``ensemble:a+b`` -> one; ``self`` -> own."""
+    if value is None or (isinstance(value, str) and value.lower() in ("self", "own", "mirror")):
+        return None
+    if not isinstance(value, str):
+        raise AgentSpecError(f"partner: expected embedding names, got {value!r}")
+    if value.split(":")[0] in _COMPOSITE:
+        return _embedding(value)
+    names = [n.strip() for n in value.split("+")]
+    if not all(names):
+        raise AgentSpecError(f"partner: empty model name in {value!r}")
+    return [_embedding(n) for n in names]
+
+
+# -- construction with checked parameters -----------------------------------------------------------
+
+
+def _build(cls: Callable[..., Any], spec: str, args: tuple, params: dict[str, Any], coerce: bool, **fixed: Any) -> Any:
+    """Call ``cls(*args, **params, **fixed)`` with unknown or mistyped spec parameters reported by name.
+
+    ``fixed`` holds keyword arguments that are not spec values (loaded partner models).
+    """
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):
+        sig = None
+    if sig is not None:
+        accepted = {n: p for n, p in sig.parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+        takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
+        for key, val in list(params.items()):
+            if key not in accepted and not takes_any:
+                names = ", ".join(sorted(k for k in accepted if k not in ("self", "embedding"))) or "none"
+                raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} (accepted: {names})")
+            if coerce and key in accepted:
+                params[key] = _coerce(spec, key, val, accepted[key].default)
+    try:
+        return cls(*args, **params, **fixed)
+    except AgentSpecError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise AgentSpecError(f"agent spec {spec!r}: {exc}") from exc
+
+
+def _coerce(spec: str, key: str, val: Any, default: Any) -> Any:
+    """Check a parsed value against the type of the parameter's default."""
+    if default is inspect.Parameter.empty or default is None or val is None:
+        return val
+    kind = type(default)
+    ok = {
+        bool: isinstance(val, bool),
+        int: isinstance(val, int) and not isinstance(val, bool),
+        float: isinstance(val, (int, float)) and not isinstance(val, bool),
+    }.get(kind, True)
+    if not ok:
+        want = {bool: "true or false", int: "an integer", float: "a number"}[kind]
+        raise AgentSpecError(f"agent spec {spec!r}: {key} must be {want}, got {val!r}")
+    if kind is float:
+        return float(val)
+    if kind is str:
+        return str(val)
+    return val
+
+
+def _import_class(name: str, spec: str) -> type:
+    module_name, _, class_name = name.rpartition(":")
+    if not module_name or not class_name:
+        raise AgentSpecError(f"agent spec {spec!r}: expected package.module:ClassName")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name)
+            if not path.is_file():
+                raise AgentSpecError(f"agent spec {spec!r}: no file {module_name}")
+            mod_spec = importlib.util.spec_from_file_location(f"_spymaster_agent_{path.stem}", path)
+            assert mod_spec is not None and mod_spec.loader is not None
+            module = importlib.util.module_from_spec(mod_spec)
+            mod_spec.loader.exec_module(module)
+        else:
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                if os.getcwd() in sys.path or not (exc.name and module_name.startswith(exc.name)):
+                    raise
+                sys.path.append(os.getcwd())  # a researcher's module beside them, run from a console script
+                module = importlib.import_module(module_name)
+    except AgentSpecError:
+        raise
+    except Exception as exc:
+        raise AgentSpecError(f"agent spec {spec!r}: cannot import {module_name}: {exc}") from exc
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise AgentSpecError(f"agent spec {spec!r}: {module_name} has no {class_name!r}")
+    return cls
+
+
+def _custom(name: str, params: dict[str, Any], spec: str, protocol: type, role: str) -> Any:
+    agent = _build(_import_class(name, spec), spec, (), params, coerce=False)
+    if not isinstance(agent, protocol):
+        needs = "reset(seed) and give_clue(view)" if role == "spymaster" else "reset(seed) and next_guess(view)"
+        raise AgentSpecError(f"agent spec {spec!r}: {type(agent).__name__} is not a {role} (needs {needs})")
+    return agent
+
+
+def _is_custom(name: str) -> bool:
+    return ":" in name and name.split(":")[0] not in _COMPOSITE
+
+
+def _wrong_role(name: str, spec: str, role: str) -> None:
+    other = _ROLE_ONLY.get(name)
+    if other is not None and other != role:
+        raise AgentSpecError(f"agent spec {spec!r}: {name!r} is a {other}, not a {role}")
+
+
+# -- public -----------------------------------------------------------------------------------------
+
+
+def make_spymaster(spec: str) -> Spymaster:
+    """A spymaster from its spec (see the module docstring)."""
+    from .baselines import ClosestCardSpymaster
+    from .spymaster import EmbeddingSpymaster
+
+    name, params = parse_spec(spec)
+    if _is_custom(name):
+        return _custom(name, params, spec, Spymaster, "spymaster")
+    _wrong_role(name, spec, "spymaster")
+    if name == "closest":
+        emb = _embedding(str(params.pop("embedding", DEFAULT_EMBEDDING)))
+        return _build(ClosestCardSpymaster, spec, (emb,), params, coerce=True)
+    if name == "robust":
+        emb = _embedding(str(params.pop("embedding", DEFAULT_EMBEDDING)))
+        params["partner"] = _partner(params.get("partner", DEFAULT_PARTNER))
+    else:
+        if "embedding" in params:
+            raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
+        emb = _embedding(name)
+        if "partner" in params:
+            params["partner"] = _partner(params["partner"])
+    partner = params.pop("partner", None)
+    return _build(EmbeddingSpymaster, spec, (emb,), params, coerce=True, partner=partner)
+
+
+def make_guesser(spec: str) -> Guesser:
+    """A guesser from its spec (see the module docstring)."""
+    from .baselines import RandomGuesser
+    from .guesser import EmbeddingGuesser
+
+    name, params = parse_spec(spec)
+    if _is_custom(name):
+        return _custom(name, params, spec, Guesser, "guesser")
+    _wrong_role(name, spec, "guesser")
+    if name == "random":
+        return _build(RandomGuesser, spec, (), params, coerce=True)
+    if "embedding" in params:
+        raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
+    return _build(EmbeddingGuesser, spec, (_embedding(name),), params, coerce=True)
+
+
+def describe(spec: str) -> Optional[str]:
+    """The one-line description of a built-in name, if it is one."""
+    return AGENT_NAMES.get(parse_spec(spec)[0])

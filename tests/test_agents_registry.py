@@ -1,0 +1,138 @@
+"""Agent specs: parsing, built-in names, a researcher's own class, clear errors."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from spymaster_ai.agents import registry
+from spymaster_ai.agents.base import Guesser, Spymaster
+from spymaster_ai.agents.baselines import RandomGuesser
+from spymaster_ai.agents.registry import AgentSpecError, make_guesser, make_spymaster, parse_spec
+from spymaster_ai.rules.moves import Clue
+from spymaster_ai.views import GuesserView, SpymasterView
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _repo_root_on_path(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT))
+
+
+@pytest.mark.parametrize(
+    "spec, name, params",
+    [
+        ("minilm", "minilm", {}),
+        ("minilm:risk=0.7", "minilm", {"risk": 0.7}),
+        ("robust:partner=glove50+mpnet,risk=0.6", "robust", {"partner": "glove50+mpnet", "risk": 0.6}),
+        ("closest:embedding=glove50", "closest", {"embedding": "glove50"}),
+        ("ensemble:glove50+minilm:max_count=3", "ensemble:glove50+minilm", {"max_count": 3}),
+        ("robust:partner=consensus:glove50+mpnet", "robust", {"partner": "consensus:glove50+mpnet"}),
+        ("pkg.mod:Cls:a=1,b=true,c=none,d=x y,e=-2.5", "pkg.mod:Cls", {"a": 1, "b": True, "c": None, "d": "x y", "e": -2.5}),
+        (" random ", "random", {}),
+    ],
+)
+def test_parse_spec(spec, name, params):
+    got_name, got = parse_spec(spec)
+    assert got_name == name and got == params
+    assert all(type(got[k]) is type(v) for k, v in params.items())
+
+
+@pytest.mark.parametrize("spec", ["", "   ", ":risk=1", "minilm:risk=1,risk=2", "minilm:2x=1", "minilm:risk=1,0.5"])
+def test_parse_spec_errors(spec):
+    with pytest.raises(AgentSpecError):
+        parse_spec(spec)
+
+
+def test_random_guesser_by_name():
+    g = make_guesser("random")
+    assert isinstance(g, RandomGuesser) and isinstance(g, Guesser)
+    with pytest.raises(AgentSpecError, match="unknown parameter 'risk'"):
+        make_guesser("random:risk=1")
+    with pytest.raises(AgentSpecError, match="must be an integer"):
+        make_guesser("random:seed=1.5")
+
+
+def test_role_mismatch_is_named():
+    with pytest.raises(AgentSpecError, match="'random' is a guesser"):
+        make_spymaster("random")
+    with pytest.raises(AgentSpecError, match="'robust' is a spymaster"):
+        make_guesser("robust")
+
+
+def test_custom_classes_by_module_path_and_file():
+    spy = make_spymaster("experiments.example_agent:WordListSpymaster:words=ocean+forest")
+    assert isinstance(spy, Spymaster) and spy.words == ["ocean", "forest"]
+    view = SpymasterView("classic", "red", ("ocean", "tree"), ("ocean", "tree"), ("tree",), (), ("ocean",), ())
+    assert spy.give_clue(view) == Clue("forest", 1)  # OCEAN is on the board
+    g = make_guesser(f"{ROOT / 'experiments' / 'example_agent.py'}:LetterOverlapGuesser:limit=2")
+    assert isinstance(g, Guesser) and g.limit == 2
+    gv = GuesserView("classic", "red", ("ocean", "tree"), ("ocean", "tree"), (), Clue("forest", 1), 0, 2, False)
+    g.reset(0)
+    assert g.next_guess(gv) in ("ocean", "tree")
+
+
+def test_custom_class_errors_are_clear():
+    with pytest.raises(AgentSpecError, match="cannot import"):
+        make_spymaster("no_such_package_xyz.mod:Agent")
+    with pytest.raises(AgentSpecError, match="has no 'Nope'"):
+        make_spymaster("experiments.example_agent:Nope")
+    with pytest.raises(AgentSpecError, match="not a spymaster"):
+        make_spymaster("experiments.example_agent:LetterOverlapGuesser")
+    with pytest.raises(AgentSpecError, match="unknown parameter 'colour'"):
+        make_guesser("experiments.example_agent:LetterOverlapGuesser:colour=red")
+    with pytest.raises(AgentSpecError, match="limit must be at least 1"):
+        make_guesser("experiments.example_agent:LetterOverlapGuesser:limit=0")
+    with pytest.raises(AgentSpecError, match="cannot import minilm"):
+        make_spymaster("minilm:risk")  # a forgotten "=": read as module:Class, and refused
+    with pytest.raises(AgentSpecError, match="no file"):
+        make_guesser("missing/agent.py:G")
+
+
+def test_embedding_names_go_through_the_loader(monkeypatch):
+    from spymaster_ai.agents.guesser import EmbeddingGuesser
+    from spymaster_ai.agents.spymaster import EmbeddingSpymaster
+    from spymaster_ai.agents.toy import ToyEmbedding
+
+    loaded = []
+    models = {n: ToyEmbedding({"a": [1, 0], "b": [0, 1]}, name=n) for n in ("minilm", "glove50", "mpnet")}
+
+    def fake(name):
+        loaded.append(name)
+        if name not in models:
+            raise AgentSpecError(f"unknown embedding {name!r}")
+        return models[name]
+
+    monkeypatch.setattr(registry, "_embedding", fake)
+    s = make_spymaster("glove50:risk=1,max_count=2")
+    assert isinstance(s, EmbeddingSpymaster) and s.embedding is models["glove50"]
+    assert s.partners == [models["glove50"]] and s.risk == 1.0 and isinstance(s.risk, float) and s.max_count == 2
+    r = make_spymaster("robust:partner=glove50+mpnet,risk=0.6")
+    assert r.embedding is models["minilm"] and r.partners == [models["glove50"], models["mpnet"]]
+    d = make_spymaster("robust")
+    assert d.partners == [models["glove50"], models["minilm"]]  # several models, excluding none
+    m = make_spymaster("minilm:partner=self")
+    assert m.partners == [models["minilm"]]
+    g = make_guesser("glove50:stop_threshold=1,duet_prior=false")
+    assert isinstance(g, EmbeddingGuesser) and g.stop_threshold == 1.0 and g.duet_prior is False
+    for spec, msg in [
+        ("minilm:risk=high", "risk must be a number"),
+        ("minilm:risk=2", "risk must be in"),
+        ("minilm:max_count=2.5", "max_count must be an integer"),
+        ("minilm:duet_prior=1", "unknown parameter 'duet_prior'"),
+        ("minilm:embedding=glove50", "implied by the name"),
+        ("nosuchmodel", "unknown embedding 'nosuchmodel'"),
+        ("robust:partner=glove50+", "empty model name"),
+    ]:
+        with pytest.raises(AgentSpecError, match=msg):
+            make_spymaster(spec)
+    with pytest.raises(AgentSpecError, match="must be true or false"):
+        make_guesser("minilm:use_history=yes")
+
+
+def test_agent_names_cover_the_builtins():
+    assert {"robust", "closest", "random", "minilm", "glove50"} <= set(registry.AGENT_NAMES)
+    assert registry.describe("robust:risk=1").startswith("spymaster")
