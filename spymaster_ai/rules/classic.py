@@ -93,7 +93,9 @@ def _check_clue(
     """The legality hook: ``check_clue`` for one kind of card (tests may replace this function).
 
     Imported lazily so the engine works (with ``legality="off"``) without the legality module.
-    ``pictures`` selects the Pictures reading for picture cards; word cards use the word rules.
+    ``pictures`` selects the Pictures reading for picture cards and the word rules for word
+    cards: the board's per-card flags decide, overriding any ``pictures`` field of the options
+    (the other options, e.g. ``multi_word`` or ``forbid_shapes``, pass through unchanged).
     """
     from .legality import LegalityOptions, check_clue
 
