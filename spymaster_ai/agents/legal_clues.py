@@ -12,39 +12,19 @@ from typing import Sequence
 
 import numpy as np
 
+from ..rules.legality import check_clue
+from ..rules.legality import legal_mask as _legal_mask
 from ..rules.moves import Clue
-
-try:  # the project's checker (rules/legality.py)
-    from ..rules.legality import check_clue as _check_clue
-    from ..rules.legality import legal_mask as _legal_mask
-except ImportError:  # pragma: no cover - only while the checker module is absent
-    _check_clue = None
-    _legal_mask = None
-
-
-def _conservative_collides(word: str, board_word: str) -> bool:
-    # Stand-in used only without rules/legality.py: refuses a superset of what the rules
-    # refuse (equal words, containment, a shared stem of four letters or more).
-    b = board_word.replace(" ", "").replace("-", "")
-    if word == b or (len(word) >= 3 and word in b) or (len(b) >= 3 and b in word):
-        return True
-    return len(word) >= 4 and len(b) >= 4 and word[:4] == b[:4]
 
 
 def legal_mask(candidates: Sequence[str], visible: Sequence[str]) -> np.ndarray:
     """Boolean array: True where the checker allows the candidate with these cards visible."""
-    if _legal_mask is not None:
-        return np.asarray(_legal_mask(list(candidates), list(visible)), dtype=bool)
-    return np.array(
-        [not any(_conservative_collides(c, v) for v in visible) for c in candidates], dtype=bool
-    )
+    return np.asarray(_legal_mask(list(candidates), list(visible)), dtype=bool)
 
 
 def is_legal(clue: Clue, visible: Sequence[str]) -> bool:
-    """The single-clue verdict, used as a final guard on the clue an agent emits."""
-    if _check_clue is not None:
-        return bool(_check_clue(clue, list(visible), count=clue.count).legal)
-    return bool(legal_mask([clue.word], visible)[0])
+    """The single-clue verdict (count included), a final guard on the clue an agent emits."""
+    return bool(check_clue(clue.word, list(visible), count=clue.count).legal)
 
 
 class LegalClueMask:

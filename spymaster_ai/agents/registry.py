@@ -122,24 +122,36 @@ def _partner(value: Any) -> Any:
 # -- construction with checked parameters -----------------------------------------------------------
 
 
-def _build(cls: Callable[..., Any], spec: str, args: tuple, params: dict[str, Any], coerce: bool, **fixed: Any) -> Any:
-    """Call ``cls(*args, **params, **fixed)`` with unknown or mistyped spec parameters reported by name.
+def _check(cls: Callable[..., Any], spec: str, params: dict[str, Any], coerce: bool) -> dict[str, Any]:
+    # Built-in agents (coerce=True) get their models from the registry, never as spec values.
+    reserved = ("embedding", "partner") if coerce else ()
+    """The spec's parameters, checked by name (and by type for built-in agents) against ``cls``.
 
-    ``fixed`` holds keyword arguments that are not spec values (loaded partner models).
+    Done before any model is loaded, so a typo fails in milliseconds.
     """
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):
-        sig = None
-    if sig is not None:
-        accepted = {n: p for n, p in sig.parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
-        takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
-        for key, val in list(params.items()):
-            if key not in accepted and not takes_any:
-                names = ", ".join(sorted(k for k in accepted if k not in ("self", "embedding"))) or "none"
-                raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} (accepted: {names})")
-            if coerce and key in accepted:
-                params[key] = _coerce(spec, key, val, accepted[key].default)
+        return params
+    accepted = {n: p for n, p in sig.parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
+    out = dict(params)
+    for key, val in params.items():
+        if key not in accepted or key in reserved:
+            if takes_any:
+                continue
+            names = ", ".join(sorted(k for k in accepted if k not in reserved)) or "none"
+            raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} (accepted: {names})")
+        if coerce:
+            out[key] = _coerce(spec, key, val, accepted[key].default)
+    return out
+
+
+def _build(cls: Callable[..., Any], spec: str, args: tuple, params: dict[str, Any], **fixed: Any) -> Any:
+    """``cls(*args, **params, **fixed)``, its refusals reported as spec errors.
+
+    ``fixed`` holds keyword arguments that are not spec values (loaded partner models).
+    """
     try:
         return cls(*args, **params, **fixed)
     except AgentSpecError:
@@ -200,7 +212,8 @@ def _import_class(name: str, spec: str) -> type:
 
 
 def _custom(name: str, params: dict[str, Any], spec: str, protocol: type, role: str) -> Any:
-    agent = _build(_import_class(name, spec), spec, (), params, coerce=False)
+    cls = _import_class(name, spec)
+    agent = _build(cls, spec, (), _check(cls, spec, params, coerce=False))
     if not isinstance(agent, protocol):
         needs = "reset(seed) and give_clue(view)" if role == "spymaster" else "reset(seed) and next_guess(view)"
         raise AgentSpecError(f"agent spec {spec!r}: {type(agent).__name__} is not a {role} (needs {needs})")
@@ -229,20 +242,22 @@ def make_spymaster(spec: str) -> Spymaster:
     if _is_custom(name):
         return _custom(name, params, spec, Spymaster, "spymaster")
     _wrong_role(name, spec, "spymaster")
-    if name == "closest":
-        emb = _embedding(str(params.pop("embedding", DEFAULT_EMBEDDING)))
-        return _build(ClosestCardSpymaster, spec, (emb,), params, coerce=True)
-    if name == "robust":
-        emb = _embedding(str(params.pop("embedding", DEFAULT_EMBEDDING)))
-        params["partner"] = _partner(params.get("partner", DEFAULT_PARTNER))
-    else:
-        if "embedding" in params:
-            raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
-        emb = _embedding(name)
-        if "partner" in params:
-            params["partner"] = _partner(params["partner"])
+    own = params.pop("embedding", None)
     partner = params.pop("partner", None)
-    return _build(EmbeddingSpymaster, spec, (emb,), params, coerce=True, partner=partner)
+    if name not in ("robust", "closest") and own is not None:
+        raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
+    if name == "closest":
+        if partner is not None:
+            raise AgentSpecError(f"agent spec {spec!r}: the closest-card spymaster takes no partner")
+        checked = _check(ClosestCardSpymaster, spec, params, coerce=True)
+        return _build(ClosestCardSpymaster, spec, (_embedding(str(own or DEFAULT_EMBEDDING)),), checked)
+    checked = _check(EmbeddingSpymaster, spec, params, coerce=True)
+    if name == "robust":
+        emb = _embedding(str(own or DEFAULT_EMBEDDING))
+        partner = DEFAULT_PARTNER if partner is None else partner
+    else:
+        emb = _embedding(name)
+    return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
 
 
 def make_guesser(spec: str) -> Guesser:
@@ -255,10 +270,11 @@ def make_guesser(spec: str) -> Guesser:
         return _custom(name, params, spec, Guesser, "guesser")
     _wrong_role(name, spec, "guesser")
     if name == "random":
-        return _build(RandomGuesser, spec, (), params, coerce=True)
+        return _build(RandomGuesser, spec, (), _check(RandomGuesser, spec, params, coerce=True))
     if "embedding" in params:
         raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
-    return _build(EmbeddingGuesser, spec, (_embedding(name),), params, coerce=True)
+    checked = _check(EmbeddingGuesser, spec, params, coerce=True)
+    return _build(EmbeddingGuesser, spec, (_embedding(name),), checked)
 
 
 def describe(spec: str) -> Optional[str]:

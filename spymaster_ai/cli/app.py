@@ -17,6 +17,7 @@ def _register() -> None:
     # Importing a module registers its commands on ``app``.
     from . import check_clue  # noqa: F401
     from . import bench_cmds  # noqa: F401
+    from . import agent_cmds  # noqa: F401
 
 
 def main() -> None:

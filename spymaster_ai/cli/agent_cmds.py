@@ -1,0 +1,226 @@
+"""``spymaster-ai clue`` and ``spymaster-ai guess``: ask one agent about one board.
+
+Why: the quickest way to see what an agent thinks (which clue, aimed at which cards, how
+close the nearest bad card is; which cards a clue points at and where the guesser stops).
+Bad input prints one line on stderr and exits with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import typer
+
+from ..rules.cards import normalise_word
+from ..rules.moves import Clue
+from ..views import GuesserView, SpymasterView
+from .app import app
+
+DEFAULT_AGENT = "minilm"
+
+
+class _BadInput(Exception):
+    """Input the user must fix: one line on stderr, exit status 2."""
+
+
+def _bad_input_types() -> tuple[type[BaseException], ...]:
+    from ..agents.registry import AgentSpecError
+
+    kinds: list[type[BaseException]] = [_BadInput, AgentSpecError]
+    try:
+        from ..embeddings import EmbeddingError
+
+        kinds.append(EmbeddingError)
+    except ImportError:  # pragma: no cover - the embeddings package is part of the project
+        pass
+    return tuple(kinds)
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _words(text: Optional[str], what: str) -> list[str]:
+    if text is None:
+        return []
+    words = [normalise_word(w) for w in text.split(",")]
+    if any(not w for w in words):
+        raise _BadInput(f"{what}: empty word in {text!r}")
+    return words
+
+
+def _board(text: str) -> tuple[str, ...]:
+    words = _words(text, "--board")
+    if not words:
+        raise _BadInput("--board: no cards")
+    seen: set[str] = set()
+    for w in words:
+        if w in seen:
+            raise _BadInput(f"--board: {w!r} appears twice")
+        seen.add(w)
+    return tuple(words)
+
+
+def _on_board(words: list[str], board: tuple[str, ...], what: str) -> tuple[str, ...]:
+    for w in words:
+        if w not in board:
+            raise _BadInput(f"{what}: {w!r} is not on the board")
+    return tuple(dict.fromkeys(words))
+
+
+def _game(game: str) -> str:
+    if game not in ("classic", "duet"):
+        raise _BadInput(f"--game: expected classic or duet, got {game!r}")
+    return game
+
+
+def _spymaster_view(board: tuple[str, ...], team: tuple[str, ...], opponent: tuple[str, ...],
+                    assassins: tuple[str, ...], bystanders: Optional[tuple[str, ...]], game: str) -> SpymasterView:
+    roles: dict[str, str] = {}
+    for role, cards in (("team", team), ("opponent", opponent), ("assassin", assassins), ("bystander", bystanders or ())):
+        for w in cards:
+            if w in roles:
+                raise _BadInput(f"{w!r} is listed as both {roles[w]} and {role}")
+            roles[w] = role
+    if not team:
+        raise _BadInput("--team: no cards")
+    if game == "duet" and opponent:
+        raise _BadInput("--opponent: Duet has no opponent cards")
+    if bystanders is None:  # everything else is a bystander
+        bystanders = tuple(w for w in board if w not in roles)
+    visible = tuple(w for w in board if w in roles or w in bystanders)
+    return SpymasterView(
+        game=game, me="A" if game == "duet" else "red", words=board, visible=visible,
+        own=team, opponent=opponent, bystanders=bystanders, assassins=assassins,
+    )
+
+
+def _num(x: Optional[float]) -> str:
+    return "–" if x is None else f"{x:.3f}"
+
+
+@app.command("clue")
+def clue_cmd(
+    board: str = typer.Option(..., "--board", help="Every card, comma-separated."),
+    team: str = typer.Option(..., "--team", help="Your team's cards (Duet: your green cards)."),
+    assassin: str = typer.Option(..., "--assassin", help="The assassin(s) (Duet: your black cards)."),
+    opponent: Optional[str] = typer.Option(None, "--opponent", help="The other team's cards."),
+    bystander: Optional[str] = typer.Option(
+        None, "--bystander",
+        help="Bystanders. Default: every card not listed elsewhere. When given, cards listed nowhere count as covered.",
+    ),
+    agent: str = typer.Option(DEFAULT_AGENT, "--agent", help="Spymaster spec, e.g. minilm, robust:risk=0.6."),
+    top: int = typer.Option(5, "--top", min=1, help="How many clues to show."),
+    game: str = typer.Option("classic", "--game", help="classic or duet (sets the cost of each mistake)."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
+) -> None:
+    """The best clues for a board: count, targets, score, and the closest bad card."""
+    try:
+        from ..agents.registry import make_spymaster
+
+        words = _board(board)
+        view = _spymaster_view(
+            words,
+            _on_board(_words(team, "--team"), words, "--team"),
+            _on_board(_words(opponent, "--opponent"), words, "--opponent"),
+            _on_board(_words(assassin, "--assassin"), words, "--assassin"),
+            _on_board(_words(bystander, "--bystander"), words, "--bystander") if bystander is not None else None,
+            _game(game),
+        )
+        spy = make_spymaster(agent)
+        spy.reset(0)
+        if hasattr(spy, "rank_clues"):
+            options = [o.to_json() for o in spy.rank_clues(view, top=top)]
+        else:  # a researcher's spymaster: just its clue
+            c = spy.give_clue(view)
+            options = [{"word": c.word, "count": c.count, "targets": [], "score": None, "expected_found": None,
+                        "expected_cost": None, "closest_bad": None, "closest_bad_similarity": None}]
+    except _bad_input_types() as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        typer.echo(json.dumps({"agent": agent, "game": view.game, "clues": options}))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"clues by {agent}")
+    for col in ("clue", "count", "targets", "score", "exp. found", "closest bad card", "its similarity"):
+        table.add_column(col)
+    for o in options:
+        table.add_row(o["word"], str(o["count"]), ", ".join(o["targets"]), _num(o["score"]),
+                      _num(o["expected_found"]), o["closest_bad"] or "–", _num(o["closest_bad_similarity"]))
+    Console().print(table)
+
+
+def _guesses(guesser: Any, view: GuesserView) -> list[str]:
+    """What the guesser would guess in turn if every guess were right, until it stops."""
+    out: list[str] = []
+    while view.visible and (view.max_guesses is None or view.guesses_made < view.max_guesses):
+        word = guesser.next_guess(view)
+        if word is None:
+            if not view.can_stop:
+                raise _BadInput("the guesser stopped before its mandatory first guess")
+            break
+        if word not in view.visible:
+            raise _BadInput(f"the guesser chose {word!r}, which is not a visible card")
+        out.append(word)
+        view = GuesserView(
+            game=view.game, me=view.me, words=view.words,
+            visible=tuple(w for w in view.visible if w != word), revealed=view.revealed + ((word, "own"),),
+            clue=view.clue, guesses_made=view.guesses_made + 1, max_guesses=view.max_guesses, can_stop=True,
+        )
+    return out
+
+
+@app.command("guess")
+def guess_cmd(
+    board: str = typer.Option(..., "--board", help="Every card, comma-separated."),
+    clue: str = typer.Option(..., "--clue", help="The clue word."),
+    count: int = typer.Option(..., "--count", min=0, help="The clue's number."),
+    agent: str = typer.Option(DEFAULT_AGENT, "--agent", help="Guesser spec, e.g. minilm, glove50:stop_threshold=1."),
+    game: str = typer.Option("classic", "--game", help="classic (at most count+1 guesses) or duet (no cap)."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
+) -> None:
+    """The cards ranked for a clue, with similarities, and where the guesser would stop."""
+    try:
+        from ..agents.registry import make_guesser
+
+        words = _board(board)
+        word = normalise_word(clue)
+        if not word:
+            raise _BadInput("--clue: empty")
+        the_clue = Clue(word, count)
+        game = _game(game)
+        view = GuesserView(
+            game=game, me="A" if game == "duet" else "red", words=words, visible=words, revealed=(),
+            clue=the_clue, guesses_made=0, max_guesses=None if game == "duet" else count + 1, can_stop=False,
+        )
+        g = make_guesser(agent)
+        g.reset(0)
+        ranked = [
+            {"card": c.word, "similarity": c.similarity, "z": c.z, "score": c.score} for c in g.rank_cards(view)
+        ] if hasattr(g, "rank_cards") else []
+        guesses = _guesses(g, view)
+    except _bad_input_types() as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        typer.echo(json.dumps({"agent": agent, "clue": the_clue.to_json(), "ranked": ranked,
+                               "guesses": guesses, "stops_after": len(guesses)}))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{the_clue} — guesser {agent}")
+    for col in ("rank", "card", "similarity", "z", "guessed"):
+        table.add_column(col)
+    for i, r in enumerate(ranked, 1):
+        table.add_row(str(i), r["card"], f"{r['similarity']:.3f}", f"{r['z']:.2f}", "yes" if r["card"] in guesses else "")
+    console = Console()
+    if ranked:
+        console.print(table)
+    console.print(f"guesses {', '.join(guesses) or '(none)'}; stops after {len(guesses)}"
+                  + ("" if len(guesses) < len(words) else " (board exhausted)"))

@@ -1,0 +1,125 @@
+"""``spymaster-ai clue`` and ``spymaster-ai guess`` through typer's CliRunner.
+
+The toy agents below are loaded by the CLI through the registry's file-path spec
+(``tests/test_cli_agents.py:ToySpymaster``), so these tests need no model files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spymaster_ai.agents.guesser import EmbeddingGuesser
+from spymaster_ai.agents.spymaster import EmbeddingSpymaster
+from spymaster_ai.agents.toy import ToyEmbedding
+from spymaster_ai.cli import agent_cmds  # noqa: F401  (registers the commands)
+from spymaster_ai.cli.app import app
+
+HERE = Path(__file__).resolve()
+BOARD = "apple,orange,piano,guitar,shark,knife,oak"
+
+
+def _toy() -> ToyEmbedding:
+    axes = ("fruit", "music", "sea", "weapon", "tree")
+
+    def v(**kw: float) -> list[float]:
+        return [kw.get(a, 0.0) for a in axes]
+
+    vectors = {
+        "apple": v(fruit=1, tree=0.2), "orange": v(fruit=1), "piano": v(music=1), "guitar": v(music=1, tree=0.1),
+        "shark": v(sea=1, weapon=0.2), "knife": v(weapon=1), "oak": v(tree=1),
+        "fruit": v(fruit=1), "music": v(music=1), "ocean": v(sea=1), "blade": v(weapon=1), "forest": v(tree=1),
+    }
+    return ToyEmbedding(vectors, ("fruit", "music", "ocean", "blade", "forest"))
+
+
+class ToySpymaster(EmbeddingSpymaster):
+    def __init__(self, **kw):
+        super().__init__(_toy(), prefer_common=0.0, **kw)
+
+
+class ToyGuesser(EmbeddingGuesser):
+    def __init__(self, **kw):
+        super().__init__(_toy(), **kw)
+
+
+SPY = f"{HERE}:ToySpymaster"
+GUESSER = f"{HERE}:ToyGuesser"
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args), env={"COLUMNS": "200"})
+
+
+def test_clue_json_lists_top_clues_with_targets_and_closest_bad_card():
+    r = run("clue", "--board", BOARD, "--team", "piano,guitar,shark", "--assassin", "knife",
+            "--opponent", "apple", "--agent", SPY, "--top", "3", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    first = out["clues"][0]
+    assert (first["word"], first["count"], sorted(first["targets"])) == ("music", 2, ["guitar", "piano"])
+    assert first["closest_bad"] in ("apple", "orange", "knife", "oak")
+    assert len(out["clues"]) == 3
+    assert [c["score"] for c in out["clues"]] == sorted((c["score"] for c in out["clues"]), reverse=True)
+    assert "ocean" in [c["word"] for c in out["clues"]]
+
+
+def test_clue_table_output():
+    r = run("clue", "--board", BOARD, "--team", "piano,guitar", "--assassin", "knife", "--agent", SPY)
+    assert r.exit_code == 0, r.output
+    assert "music" in r.stdout and "closest bad card" in r.stdout
+
+
+def test_clue_bystander_option_leaves_unlisted_cards_covered():
+    # with --bystander, APPLE/ORANGE/OAK are listed nowhere: covered, so "fruit" is no risk
+    r = run("clue", "--board", BOARD, "--team", "piano", "--assassin", "knife", "--bystander", "shark",
+            "--agent", SPY, "--top", "5", "--json")
+    assert r.exit_code == 0, r.output
+    bad = {c["closest_bad"] for c in json.loads(r.stdout)["clues"]}
+    assert bad <= {"shark", "knife"}
+
+
+def test_guess_json_ranks_and_stops():
+    r = run("guess", "--board", BOARD, "--clue", "Music", "--count", "2", "--agent", GUESSER, "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert {c["card"] for c in out["ranked"][:2]} == {"piano", "guitar"}
+    assert sorted(out["guesses"]) == ["guitar", "piano"] and out["stops_after"] == 2
+    assert out["clue"] == {"word": "music", "count": 2, "unlimited": False}
+    r2 = run("guess", "--board", BOARD, "--clue", "music", "--count", "2", "--agent", GUESSER)
+    assert r2.exit_code == 0 and "stops after 2" in r2.stdout
+
+
+def test_guess_with_a_researcher_guesser_without_ranking():
+    spec = f"{HERE.parents[1] / 'experiments' / 'example_agent.py'}:LetterOverlapGuesser:limit=1"
+    r = run("guess", "--board", BOARD, "--clue", "music", "--count", "1", "--agent", spec, "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["ranked"] == [] and len(out["guesses"]) == 1
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["clue", "--board", "a,b,a", "--team", "a", "--assassin", "b"], "'a' appears twice"),
+        (["clue", "--board", BOARD, "--team", "piano,zebra", "--assassin", "knife"], "'zebra' is not on the board"),
+        (["clue", "--board", BOARD, "--team", "piano", "--assassin", "piano"], "both team and assassin"),
+        (["clue", "--board", BOARD, "--team", "piano", "--assassin", "knife", "--game", "chess"], "classic or duet"),
+        (["clue", "--board", BOARD, "--team", "piano", "--assassin", "knife", "--agent", "random"], "is a guesser"),
+        (["clue", "--board", BOARD, "--team", "piano", "--assassin", "knife", "--agent", "minilm:bogus=1"], "unknown parameter 'bogus'"),
+        (["clue", "--board", "x,,y", "--team", "x", "--assassin", "y"], "empty word"),
+        (["guess", "--board", "a,b,b", "--clue", "x", "--count", "1"], "'b' appears twice"),
+        (["guess", "--board", BOARD, "--clue", " ", "--count", "1", "--agent", GUESSER], "--clue: empty"),
+        (["guess", "--board", BOARD, "--clue", "x", "--count", "1", "--agent", "nosuch.module:G"], "cannot import"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    r = run(*args)
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output
+    err = r.stderr.strip()
+    assert err.startswith("error:") and len(err.splitlines()) == 1 and message in err, err
