@@ -736,3 +736,27 @@ def test_game_record_round_trip():
     game = eventful_game()
     record = json.loads(json.dumps(to_record(game)))
     assert from_record(record).state_json() == game.state_json()
+
+
+# ---------------------------------------------------------------- with the real checker
+REAL_WORDS = [
+    "apple", "bank", "castle", "dragon", "engine", "forest", "glass", "harbor", "island", "jacket",
+    "kettle", "lemon", "mirror", "needle", "orange", "pillow", "queen", "river", "saddle", "tiger",
+    "umbrella", "violin", "window", "yacht", "zipper",
+]  # in KEY order: apple, bank, castle green on both sides ... saddle = yy0 (bystander on both)
+
+
+def test_strict_legality_with_the_real_checker(monkeypatch):
+    pytest.importorskip("spymaster_ai.rules.legality")
+    monkeypatch.undo()
+    game = DuetGame(REAL_WORDS, KEY)
+    assert_refused(game, InvalidClueError, lambda: clue(game, A, word="apple"))
+    assert_refused(game, InvalidClueError, lambda: clue(game, A, word="apples"))
+    saddle = REAL_WORDS[WORDS.index("yy0")]
+    assert saddle == "saddle"
+    clue(game, A, word="fruit", count=2)
+    game.guess(saddle)  # marked by B only: still visible, still illegal
+    assert_refused(game, InvalidClueError, lambda: clue(game, B, word="saddles"))
+    clue(game, B, word="horse")
+    game.guess(saddle)  # second mark: covered
+    assert clue(game, A, word="saddle").legal

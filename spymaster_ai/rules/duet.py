@@ -25,8 +25,10 @@ Readings of the rules this engine chose (RULES.md leaves them open):
   remain. Each player guesses the greens of the *other* side, in any order; a player may
   guess while it has words to find and has not passed. A bystander guess loses with
   ``LossCause.MISTAKE`` (a sudden-death wrong guess, see ``LossCause``), an assassin with
-  ``LossCause.ASSASSIN``; when every player has passed with greens left the game is lost
-  with ``LossCause.TIMEOUT``.
+  ``LossCause.ASSASSIN``; when no player may guess any more (passes, or the only player
+  left has found all its words after its partner passed) with greens left, the game is
+  lost with ``LossCause.TIMEOUT``. The engine accepts sudden-death moves in any order; the
+  self-play alternation of the RULES.md Engine note belongs to the simulator.
 * **Scoring** on a win: 3 per token left in the bank + 1 per voluntary stop − 1 when the
   win needed sudden death. The formula is applied to any token setting (RULES.md gives its
   thresholds for the standard 9-token game); a sudden-death win without stops scores −1.
@@ -44,7 +46,6 @@ from .moves import (
     AlreadyCoveredError,
     Clue,
     GameOverError,
-    IllegalMove,
     InvalidClueError,
     LossCause,
     NotOnBoardError,
@@ -314,7 +315,11 @@ class DuetGame:
 
     # ------------------------------------------------------------------ moves
     def give_clue(self, giver: Player, clue: Clue) -> ClueResult:
-        """``giver`` gives ``clue``; its partner then guesses, judged by the giver's side."""
+        """``giver`` gives ``clue``; its partner then guesses, judged by the giver's side.
+
+        Under "penalty" legality an illegal clue costs a token first; if that was the last
+        token the game is in sudden death on return (check ``phase``), without the clue.
+        """
         self._require_running()
         if self._phase is not Phase.CLUE:
             raise WrongPhaseError(f"no clue can be given now (phase: {self._phase.value})")
