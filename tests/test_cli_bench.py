@@ -1,0 +1,125 @@
+"""``spymaster-ai bench ...`` / ``tournament``: JSON fields, files, replay, bad input (exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import spymaster_ai
+import spymaster_ai.cli.bench_cmds  # noqa: F401  (registers the commands)
+from spymaster_ai.cli.app import app
+
+PERFECT_SPY = "test_sim_scripted:CodebookSpymaster:per_clue=2"
+PERFECT_GUESS = "test_sim_scripted:CodebookGuesser"
+RANDOM_SPY = "test_sim_scripted:PoolSpymaster"
+RANDOM_GUESS = "test_sim_scripted:RandomGuesser"
+REQUIRED = {"game", "games", "seed", "agents", "wins", "win_rate", "ci95", "loss_causes", "mean_turns", "mean_score",
+            "seconds", "games_per_second", "version"}
+
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_bench_json_has_the_contract_fields():
+    res = invoke("bench", "kim2019", "--games", 4, "--seed", 3, "--spymaster", PERFECT_SPY, "--guesser", PERFECT_GUESS,
+                 "--json")
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert REQUIRED <= set(data)
+    assert data["game"] == "kim2019" and data["games"] == 4 and data["seed"] == 3
+    assert data["agents"] == {"spymaster": PERFECT_SPY, "guesser": PERFECT_GUESS}
+    assert data["wins"] == 4 and data["win_rate"] == 1.0 and data["mean_turns"] == 4.0
+    lo, hi = data["ci95"]
+    assert 0 < lo < 1 and hi == pytest.approx(1.0)
+    assert data["version"] == spymaster_ai.__version__
+    assert set(data["loss_causes"]) >= {"assassin", "timeout", "opponent", "mistake"}
+
+
+def test_bench_duet_files_resume_only_game_and_replay(tmp_path):
+    results, out = tmp_path / "duet.jsonl", tmp_path / "duet.json"
+    args = ["bench", "duet", "--games", 6, "--seed", 5, "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS,
+            "--results", results, "--out", out, "--json"]
+    first = invoke(*args)
+    assert first.exit_code == 0, first.stderr
+    summary = json.loads(out.read_text())
+    assert summary == json.loads(first.stdout) | {"seconds": summary["seconds"],
+                                                 "games_per_second": summary["games_per_second"]}
+    assert len(results.read_text().splitlines()) == 6 and summary["played"] == 6
+    again = json.loads(invoke(*args).stdout)
+    assert again["played"] == 0 and again["resumed"] == 6 and again["wins"] == summary["wins"]
+
+    alone = invoke("bench", "duet", "--seed", 5, "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS,
+                   "--only-game", 4, "--json")
+    assert alone.exit_code == 0, alone.stderr
+    game4 = json.loads(alone.stdout)["result"]
+    saved = [json.loads(line) for line in results.read_text().splitlines()]
+    assert game4 == saved[4]
+
+    rep = invoke("bench", "replay", results, "--index", 4, "--json")
+    assert rep.exit_code == 0, rep.stderr
+    data = json.loads(rep.stdout)
+    assert data["verified"] and data["index"] == 4 and data["won"] == saved[4]["won"]
+    assert invoke("bench", "replay", results, "--index", 99).exit_code == 2
+
+
+def test_bench_classic_human_output():
+    res = invoke("bench", "classic", "--games", 2, "--red", "test_sim_scripted:CodebookSpymaster:per_clue=9",
+                 "--red-guesser", PERFECT_GUESS, "--blue", RANDOM_SPY, "--blue-guesser", RANDOM_GUESS,
+                 "--no-progress")
+    assert res.exit_code == 0, res.stderr
+    assert "win rate" in res.stdout and "starting team wins" in res.stdout
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["bench", "duet", "--spymaster", "no_such_agent_xyz"], "no_such_agent_xyz"),
+        (["bench", "duet", "--games", "0", "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS], "--games"),
+        (["bench", "duet", "--mission", "atlantis", "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS], "mission"),
+        (["bench", "solo", "--legality", "lenient", "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS], "legality"),
+        (["bench", "kim2019", "--jobs", "0", "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS], "--jobs"),
+        (["bench", "duet", "--guesser", "test_sim_scripted:PoolSpymaster", "--spymaster", RANDOM_SPY], "not a guesser"),
+        (["tournament", "--game", "chess", "--agents", RANDOM_GUESS], "unknown game"),
+        (["tournament", "--game", "duet", "--agents", RANDOM_GUESS, "--games", "-3"], "--games"),
+    ],
+)
+def test_bad_input_one_line_exit_2(args, message):
+    res = invoke(*args)
+    assert res.exit_code == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+    assert "Traceback" not in res.stderr and res.stdout == ""
+
+
+def test_results_file_of_another_run_exit_2(tmp_path):
+    results = tmp_path / "r.jsonl"
+    base = ["bench", "duet", "--games", 2, "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS, "--results", results,
+            "--json"]
+    assert invoke(*base, "--seed", 1).exit_code == 0
+    res = invoke(*base, "--seed", 2)
+    assert res.exit_code == 2 and "another run" in res.stderr
+
+
+def test_tournament_json_and_markdown(tmp_path):
+    md = tmp_path / "t.md"
+    res = invoke("tournament", "--game", "duet", "--spymasters", "test_sim_scripted:CodebookSpymaster:per_clue=9",
+                 "--guessers", f"{PERFECT_GUESS},{RANDOM_GUESS}", "--games", 3, "--seed", 2, "--markdown", md, "--json")
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    row = data["matrix"]["test_sim_scripted:CodebookSpymaster:per_clue=9"]
+    assert row[PERFECT_GUESS]["win_rate"] == 1.0 and row[PERFECT_GUESS]["mean_score"] == 21.0
+    assert set(row) == {PERFECT_GUESS, RANDOM_GUESS} and data["version"] == spymaster_ai.__version__
+    text = md.read_text()
+    assert "spymaster \\ guesser" in text and "100.0 [" in text
+
+
+def test_tournament_human_matrix():
+    res = invoke("tournament", "--game", "kim2019", "--spymasters", PERFECT_SPY, "--guessers", PERFECT_GUESS,
+                 "--games", 2, "--no-progress")
+    assert res.exit_code == 0, res.stderr
+    assert "mean turns" in res.stdout and "4.00" in res.stdout

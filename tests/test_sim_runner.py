@@ -1,0 +1,156 @@
+"""run_games: byte-identical result files for any number of processes, resume after an
+interruption (torn line, killed process), refusal of another run's file, agents built once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from test_sim_scripted import scripted_factory
+
+from spymaster_ai.sim import runner
+from spymaster_ai.sim.play import PlayOptions, lineup
+from spymaster_ai.sim.runner import ResultsFileError, dump_result_line, run_games
+
+TESTS = Path(__file__).parent
+
+
+def run(tmp: Path | None, name: str, game="duet", spec="random", games=24, seed=11, **kw):
+    path = tmp / name if tmp else None
+    out = run_games(game, lineup(game, spec, spec), games=games, seed=seed, results_path=path,
+                    factory=scripted_factory, **kw)
+    return out, path
+
+
+@pytest.mark.parametrize("game", ["duet", "classic"])
+def test_same_seed_byte_identical_files_with_1_and_2_processes(tmp_path, game):
+    one, p1 = run(tmp_path, "one.jsonl", game=game, jobs=1)
+    two, p2 = run(tmp_path, "two.jsonl", game=game, jobs=2, chunk_size=5)
+    assert p1.read_bytes() == p2.read_bytes()
+    assert [r.index for r in one.results] == list(range(24))
+    assert one.summary()["win_rate"] == two.summary()["win_rate"]
+    lines = p1.read_text().splitlines()
+    assert len(lines) == 24 and [line for line in lines] == [dump_result_line(r) for r in one.results]
+
+
+def test_other_seed_other_file(tmp_path):
+    _, a = run(tmp_path, "a.jsonl", seed=1, games=6)
+    _, b = run(tmp_path, "b.jsonl", seed=2, games=6)
+    assert a.read_bytes() != b.read_bytes()
+
+
+def test_resume_after_partial_run_and_torn_line_gives_the_same_file(tmp_path):
+    full, p_full = run(tmp_path, "full.jsonl", games=30)
+    part, p = run(tmp_path, "part.jsonl", games=30, indices=[0, 1, 2, 3, 4, 5, 6, 7, 8, 20])
+    assert part.played == 10
+    with p.open("a") as handle:  # an interrupted write leaves half a line
+        handle.write(dump_result_line(full.results[9])[:57])
+    resumed, _ = run(tmp_path, "part.jsonl", games=30, jobs=2)
+    assert resumed.played == 20 and resumed.resumed == 10
+    assert p.read_bytes() == p_full.read_bytes()
+    assert resumed.summary()["win_rate"] == full.summary()["win_rate"]
+    again, _ = run(tmp_path, "part.jsonl", games=30)
+    assert again.played == 0 and p.read_bytes() == p_full.read_bytes()
+
+
+def test_resume_after_killing_the_process(tmp_path):
+    """A run killed midway (SIGKILL) and resumed ends with the uninterrupted run's file."""
+    target = tmp_path / "killed.jsonl"
+    script = textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {str(TESTS)!r})
+        import test_sim_scripted as s
+        from spymaster_ai.sim.play import lineup
+        from spymaster_ai.sim.runner import run_games
+        def slow(role, spec):
+            agent = s.scripted_factory(role, spec)
+            if role.endswith("spymaster"):
+                give = agent.give_clue
+                def give_slowly(view):
+                    time.sleep(0.01)
+                    return give(view)
+                agent.give_clue = give_slowly
+            return agent
+        run_games("duet", lineup("duet", "random", "random"), games=200, seed=11,
+                  results_path={str(target)!r}, factory=slow)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if target.exists() and len(target.read_bytes().splitlines()) >= 8:
+                break
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    saved = len(target.read_bytes().splitlines())
+    assert 8 <= saved < 200, "the run should have been killed midway"
+    resumed, _ = run(tmp_path, "killed.jsonl", games=200)
+    assert resumed.played <= 200 - saved + 1  # at most a torn last line is played again
+    full, p_full = run(tmp_path, "full.jsonl", games=200, jobs=2)
+    assert target.read_bytes() == p_full.read_bytes()
+    assert resumed.summary()["wins"] == full.summary()["wins"]
+
+
+def test_only_one_game_equals_that_game_of_the_full_run(tmp_path):
+    full, _ = run(None, "", games=12)
+    alone, _ = run(None, "", games=12, indices=[7])
+    assert [r.index for r in alone.results] == [7]
+    assert dump_result_line(alone.results[0]) == dump_result_line(full.results[7])
+
+
+def test_results_file_of_another_run_is_refused_and_left_alone(tmp_path):
+    _, p = run(tmp_path, "r.jsonl", games=4)
+    before = p.read_bytes()
+    with pytest.raises(ResultsFileError, match="another run"):
+        run(tmp_path, "r.jsonl", games=4, seed=12)
+    with pytest.raises(ResultsFileError, match="another run"):
+        run(tmp_path, "r.jsonl", games=4, spec="codebook:2")
+    with pytest.raises(ResultsFileError, match="another run"):
+        run(tmp_path, "r.jsonl", games=4, options=PlayOptions(tokens=11))
+    assert p.read_bytes() == before
+    other = tmp_path / "notes.jsonl"
+    other.write_text('{"a": 1}\nhello\n{"b": 2}\n')
+    with pytest.raises(ResultsFileError, match="not a game result"):
+        run(tmp_path, "notes.jsonl", games=4)
+    assert other.read_text() == '{"a": 1}\nhello\n{"b": 2}\n'
+
+
+def test_agents_are_built_once_per_process_and_per_role(monkeypatch):
+    monkeypatch.setattr(runner, "_AGENTS", {})
+    built = []
+
+    def counting(role, spec):
+        built.append(role)
+        return scripted_factory(role, spec)
+
+    run_games("duet", lineup("duet", "random", "random"), games=10, seed=1, factory=counting)
+    run_games("duet", lineup("duet", "random", "random"), games=10, seed=2, factory=counting)
+    assert sorted(built) == ["a_guesser", "a_spymaster", "b_guesser", "b_spymaster"]
+    agents = runner._agents_for(lineup("duet", "random", "random"), counting)
+    assert agents["a_guesser"] is not agents["b_guesser"]  # same spec, separate players
+
+
+def test_progress_callback_counts_every_game(tmp_path):
+    seen = []
+    run(None, "", games=9, jobs=2, chunk_size=2, progress=seen.append)
+    assert sum(seen) == 9
+
+
+def test_bad_arguments():
+    specs = lineup("duet", "random", "random")
+    with pytest.raises(ValueError, match="positive"):
+        run_games("duet", specs, games=0, seed=1, factory=scripted_factory)
+    with pytest.raises(ValueError, match="unknown game"):
+        run_games("chess", specs, games=1, seed=1, factory=scripted_factory)
+    with pytest.raises(ValueError, match="needs agent specs"):
+        run_games("classic", specs, games=1, seed=1, factory=scripted_factory)
+    with pytest.raises(ValueError, match="indices"):
+        run_games("duet", specs, games=3, seed=1, indices=[3], factory=scripted_factory)
