@@ -519,17 +519,55 @@ def test_words_on_a_pictures_grid() -> None:
     assert g.kind == "pictures" and not any(g.pictures)
 
 
+# Real nouns in key order for the real-checker tests: 9 red, 8 blue, 7 bystanders, 1 assassin.
+REAL_WORDS = (
+    "earthquake moon apple bridge castle engine forest garden hammer "
+    "island jacket kettle ladder mirror needle orange pencil "
+    "rocket saddle tiger umbrella violin window yacht "
+    "zebra"
+).split()
+
+
+def real_game(**kwargs) -> ClassicGame:
+    return ClassicGame(REAL_WORDS, board()[1], **kwargs)
+
+
 def test_real_checker_when_available() -> None:
     legality = pytest.importorskip("spymaster_ai.rules.legality")
-    words, key = board()
-    words[0] = "earthquake"  # a red agent
-    g = ClassicGame(words, key, legality="strict")
+    g = real_game(legality="strict")
     err = refused_unchanged(g, lambda: g.give_clue(Clue("earth", 2)), InvalidClueError)
     assert isinstance(err.verdict, legality.Verdict) and err.verdict.collides_with == "earthquake"
     assert g.give_clue(Clue("ocean", 2)).legal
     g.guess("earthquake")
     g.stop()
     assert g.give_clue(Clue("earth", 1)).legal  # the card is covered: legal again
+
+
+def test_real_checker_count_word_and_penalty() -> None:
+    pytest.importorskip("spymaster_ai.rules.legality")
+    g = real_game(legality="strict")
+    err = refused_unchanged(g, lambda: g.give_clue(Clue("three", 3)), InvalidClueError)
+    assert err.verdict.rule == "letters-or-position"
+    assert g.give_clue(Clue("three", 2)).legal  # the number word is only illegal as its own count
+    g = real_game(legality="penalty")
+    result = g.give_clue(Clue("ice cream", 2))
+    assert result.penalised and result.verdict.rule == "not-one-word"
+    assert g.phase is Phase.PENALTY_COVER
+
+
+def test_real_checker_on_a_mixed_board() -> None:
+    pytest.importorskip("spymaster_ai.rules.legality")
+    flags = [False, True] + [False] * 23  # MOON is a picture, every other card a word
+    g = real_game(legality="strict", pictures=flags)
+    # a word card forbids its word; a picture's caption is not a board word
+    refused_unchanged(g, lambda: g.give_clue(Clue("apple", 1)), InvalidClueError)
+    # a clue about the pictures' colours is invalid once a picture is on the board
+    err = refused_unchanged(g, lambda: g.give_clue(Clue("red", 1)), InvalidClueError)
+    assert err.verdict.rule == "picture-appearance"
+    assert g.give_clue(Clue("moon", 1)).legal
+    words_only = real_game(legality="strict")
+    refused_unchanged(words_only, lambda: words_only.give_clue(Clue("moon", 1)), InvalidClueError)
+    assert words_only.give_clue(Clue("red", 1)).legal
 
 
 # =========================================================================== solo (two-player) variant
