@@ -431,7 +431,11 @@ class ClassicGame:
         )
 
     def guesser_view(self, team: Team) -> GuesserView:
-        """What ``team``'s operatives see: the table and their clues, no key information."""
+        """What ``team``'s operatives see: the table and their clues, no key information.
+
+        ``clue`` is the clue being guessed now (only during this team's guessing); ``history``
+        holds this team's earlier clues (penalised ones included, with no guesses), not that one.
+        """
         team = Team(team)
         guessing = self._phase in (Phase.GUESS, Phase.SUDDEN_DEATH) and self._team is team
         return GuesserView(
