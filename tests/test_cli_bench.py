@@ -123,3 +123,13 @@ def test_tournament_human_matrix():
                  "--games", 2, "--no-progress")
     assert res.exit_code == 0, res.stderr
     assert "mean turns" in res.stdout and "4.00" in res.stdout
+
+
+@pytest.mark.models
+def test_bench_with_real_glove_agents():
+    res = invoke("bench", "duet", "--games", 2, "--seed", 1, "--spymaster", "glove50:vocabulary_size=3000",
+                 "--guesser", "glove50", "--json")
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["games"] == 2 and data["errors"] == 0 and data["invalid_clues"] == 0
+    assert data["agents"]["a_spymaster"] == "glove50:vocabulary_size=3000"
