@@ -1,0 +1,1 @@
+"""Evaluation of agents against recorded human play."""
