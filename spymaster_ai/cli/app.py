@@ -18,6 +18,7 @@ def _register() -> None:
     from . import check_clue  # noqa: F401
     from . import bench_cmds  # noqa: F401
     from . import agent_cmds  # noqa: F401
+    from . import play_cmds  # noqa: F401
 
 
 def main() -> None:

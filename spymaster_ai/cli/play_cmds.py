@@ -1,0 +1,211 @@
+"""``spymaster-ai play classic|solo|duet|pictures`` and ``spymaster-ai play resume FILE``.
+
+A human plays one seat in the terminal, the AI the others. The game is saved after every move
+(default: ``spymaster-<mode>-<seed>.json`` in the current folder; ``--save FILE`` elsewhere,
+``--no-save`` not at all) and ``play resume FILE`` continues it. The save file holds the key
+card (the engine replays the moves from it): the command warns a guesser not to open it.
+Bad options print one line on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import secrets
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .app import app
+
+play_app = typer.Typer(
+    name="play",
+    help="Play Codenames in the terminal with AI partners: classic, solo, duet, pictures; resume a saved game.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+app.add_typer(play_app, name="play")
+
+
+class _BadInput(Exception):
+    """Input the user must fix: one line on stderr, exit status 2."""
+
+
+def _bad_input_types() -> tuple[type[BaseException], ...]:
+    from ..play import SaveFileError, SettingsError
+
+    kinds: list[type[BaseException]] = [_BadInput, SettingsError, SaveFileError]
+    for module, name in (("spymaster_ai.agents.registry", "AgentSpecError"), ("spymaster_ai.embeddings", "EmbeddingError")):
+        try:
+            kinds.append(getattr(importlib.import_module(module), name))
+        except (ImportError, AttributeError):
+            pass
+    return tuple(kinds)
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _console(no_color: bool):
+    from rich.console import Console
+
+    return Console(no_color=True if no_color else None, highlight=False)
+
+
+# Options shared by the four game commands.
+SeedOpt = typer.Option(None, "--seed", min=0, help="Board seed (default: a random one, printed).")
+AgentOpt = typer.Option("minilm", "--agent", help="Embedding of the AI players: minilm (default), glove50 (fast), mpnet...")
+RiskOpt = typer.Option(0.5, "--risk", min=0.0, max=1.0, help="The AI's risk appetite, 0 (cautious) to 1 (bold).")
+SpySpecOpt = typer.Option(None, "--spymaster-spec", help="Full agent spec for AI spymasters (overrides --agent/--risk).")
+GuesserSpecOpt = typer.Option(None, "--guesser-spec", help="Full agent spec for AI guessers (overrides --agent/--risk).")
+PenaltyOpt = typer.Option(
+    False, "--penalty",
+    help="Play an illegal clue with the rule's penalty instead of refusing it (a refused clue costs nothing).",
+)
+SaveOpt = typer.Option(None, "--save", help="Save file (default: spymaster-<mode>-<seed>.json here).")
+NoSaveOpt = typer.Option(False, "--no-save", help="Do not save the game.")
+ForceOpt = typer.Option(False, "--force", help="Overwrite an existing save file.")
+WordlistOpt = typer.Option("classic", "--wordlist", help="Board word list.")
+NoColorOpt = typer.Option(False, "--no-color", help="No colours (identities are also written as words).")
+
+
+def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: bool, no_color: bool,
+           png: Optional[Path] = None) -> None:
+    """Validate, deal, load the AI, then hand over to the console loop."""
+
+    def run() -> int:
+        from ..play import PlaySettings, Session, default_save_path, load_session_agents, new_game, run_console, saver
+        from ..play.session import Event
+
+        seed = settings_kw.pop("seed")
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        settings = PlaySettings(seed=seed, **settings_kw)
+        path = None if no_save else (save or default_save_path(settings))
+        if path is not None and path.exists() and not force:
+            raise _BadInput(
+                f"{path} exists: continue it with 'spymaster-ai play resume {path}', "
+                "or choose another --save file (or --force to overwrite it)"
+            )
+        if png is not None and settings.mode != "pictures":
+            raise _BadInput("--png applies to play pictures")
+        game, labels = new_game(settings)
+        agents = load_session_agents(settings)
+        session = Session(settings, game, agents, labels, save=saver(path) if path is not None else None)
+        intro = [Event("info", f"{settings.describe()}. Seed {settings.seed} (the same board again: --seed {settings.seed}).")]
+        if path is not None:
+            session.save_now()  # the file exists from the first moment
+            intro.append(Event("info", f"The game is saved after every move in {path}."))
+            if not settings.human_holds_key:
+                intro.append(Event("warning", f"Spoiler: {path} holds the key card (it is needed to replay the game); "
+                                              "do not open it before the game ends."))
+        return run_console(session, _console(no_color), save_path=path, png=png, intro=intro)
+
+    _run(run)
+
+
+def _run(run) -> None:
+    bad = _bad_input_types()
+    try:
+        status = run()
+    except bad as exc:
+        _fail(str(exc))
+    raise typer.Exit(status)
+
+
+@play_app.command("classic")
+def play_classic(
+    role: str = typer.Option("guesser", "--role", help="Your role: spymaster or guesser."),
+    team: str = typer.Option("red", "--team", help="Your team: red or blue."),
+    assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
+    seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
+    spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
+    penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
+) -> None:
+    """Classic Codenames, two teams: you take one role on one team, the AI the other three."""
+    _start(dict(mode="classic", seed=seed, role=role, team=team, agent=agent, risk=risk, spymaster_spec=spymaster_spec,
+                guesser_spec=guesser_spec, penalty=penalty, assassin_ending=assassin_ending, wordlist=wordlist),
+           save=save, no_save=no_save, force=force, no_color=no_color)
+
+
+@play_app.command("solo")
+def play_solo(
+    role: str = typer.Option("guesser", "--role", help="Your role: spymaster (the AI guesses) or guesser (the AI clues)."),
+    seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
+    spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
+    penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
+) -> None:
+    """Classic Codenames, two-player variant: you and the AI against a simulated opponent; scored."""
+    _start(dict(mode="solo", seed=seed, role=role, agent=agent, risk=risk, spymaster_spec=spymaster_spec,
+                guesser_spec=guesser_spec, penalty=penalty, wordlist=wordlist),
+           save=save, no_save=no_save, force=force, no_color=no_color)
+
+
+@play_app.command("duet")
+def play_duet(
+    mission: Optional[str] = typer.Option(None, "--mission", help="Campaign mission: prague, moscow, bangkok, singapore, cairo, berlin."),
+    tokens: Optional[int] = typer.Option(None, "--tokens", help="Timer tokens (default 9)."),
+    mistakes: Optional[int] = typer.Option(None, "--mistakes", help="Bystander-face tokens (missions: the second number)."),
+    first: str = typer.Option("ai", "--first", help="Who gives the first clue: ai or human."),
+    seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
+    spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
+    penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
+) -> None:
+    """Codenames Duet with an AI partner: you see your side of the key, the AI the other."""
+    _start(dict(mode="duet", seed=seed, mission=mission, tokens=tokens, mistakes=mistakes, first=first, agent=agent,
+                risk=risk, spymaster_spec=spymaster_spec, guesser_spec=guesser_spec, penalty=penalty, wordlist=wordlist),
+           save=save, no_save=no_save, force=force, no_color=no_color)
+
+
+@play_app.command("pictures")
+def play_pictures(
+    role: str = typer.Option("guesser", "--role", help="Your role: spymaster or guesser."),
+    team: str = typer.Option("red", "--team", help="Your team: red or blue."),
+    solo: bool = typer.Option(False, "--solo", help="The two-player variant against a simulated opponent."),
+    cards: str = typer.Option("pictures", "--cards", help="pictures (the shipped deck, shown by captions) or words (20 word cards)."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Write the board as a PNG image here after every move."),
+    assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
+    seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
+    spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
+    penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
+) -> None:
+    """Codenames Pictures (5x4): picture cards named by their captions; the AI reads the captions."""
+    _start(dict(mode="pictures", seed=seed, role=role, team=team, solo=solo, cards=cards, agent=agent, risk=risk,
+                spymaster_spec=spymaster_spec, guesser_spec=guesser_spec, penalty=penalty,
+                assassin_ending=assassin_ending, wordlist=wordlist),
+           save=save, no_save=no_save, force=force, no_color=no_color, png=png)
+
+
+@play_app.command("resume")
+def play_resume(
+    file: Path = typer.Argument(..., help="A save file written by spymaster-ai play."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Pictures: write the board as a PNG image here."),
+    no_color: bool = NoColorOpt,
+) -> None:
+    """Continue a saved game where it stopped (the AI players are rebuilt from their specs and seed)."""
+
+    def run() -> int:
+        from ..play import read_saved, resume_session, run_console
+        from ..play.session import Event
+
+        saved = read_saved(file)  # a bad file fails here, before any model is loaded
+        if png is not None and saved.settings.mode != "pictures":
+            raise _BadInput("--png applies to pictures sessions")
+        session = resume_session(file)
+        moves = len(saved.record["actions"])
+        intro = [Event("info", f"Resumed {file}: {saved.settings.describe()}, seed {saved.settings.seed}, "
+                               f"{moves} move{'s' if moves != 1 else ''} replayed.")]
+        if session.mismatches:
+            intro.append(Event("warning", f"{session.mismatches} past AI move(s) would come out differently with this "
+                                          "version of the AI; the saved moves are kept."))
+        if not session.is_over:
+            intro.append(Event("info", f"The game is saved after every move in {file}."))
+        return run_console(session, _console(no_color), save_path=file, png=png, intro=intro)
+
+    _run(run)

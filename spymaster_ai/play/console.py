@@ -1,0 +1,112 @@
+"""The terminal front end: shows a session with rich and reads the human's lines with ``input()``.
+
+Why so thin: every decision lives in :class:`~spymaster_ai.play.session.Session`; this loop
+only draws, reads and reports. It works on a terminal, a pseudo-terminal and a pipe; on a
+pipe the typed line is echoed so a transcript reads like a terminal session. End of input
+counts as ``quit`` (the game is already saved after every move).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable, Iterable, Optional
+
+from rich.console import Console
+
+from .render import render_event, render_screen
+from .screen import Screen
+from .session import Event, Session
+
+__all__ = ["run_console", "write_board_png", "EXIT_OK", "EXIT_AI_ERROR", "EXIT_INTERRUPTED"]
+
+EXIT_OK = 0
+EXIT_AI_ERROR = 1
+EXIT_INTERRUPTED = 130
+
+
+def write_board_png(screen: Screen, path: str | Path) -> Path:
+    """The human's board as a PNG grid (pictures package): the key only on a spymaster's screen."""
+    from ..pictures.board_image import render_board
+    from ..rules.cards import Identity
+
+    cards = [c.card for c in screen.cells]
+    covered = {c.card: Identity(c.identity) for c in screen.cells if c.covered and c.identity}
+    key = None
+    if screen.key_legend and all(c.identity for c in screen.cells):
+        key = [Identity(c.identity) for c in screen.cells]
+    return render_board(cards, path, covered=covered, key=key)
+
+
+def _show_events(console: Console, events: Iterable[Event]) -> None:
+    for e in events:
+        console.print(render_event(e.kind, e.text))
+
+
+def run_console(
+    session: Session,
+    console: Console,
+    *,
+    read: Optional[Callable[[str], str]] = None,
+    save_path: Optional[Path] = None,
+    png: Optional[Path] = None,
+    intro: Iterable[Event] = (),
+    echo: Optional[bool] = None,
+) -> int:
+    """Play ``session`` to its end or until the human quits; returns the exit status."""
+    if read is None:
+        read = lambda prompt: console.input(prompt)  # noqa: E731
+    if echo is None:
+        echo = not sys.stdin.isatty()
+
+    def draw() -> None:
+        console.print(render_screen(session.screen()))
+        if png is not None:
+            console.print(f"Board image: {write_board_png(session.screen(), png)}")
+
+    def saved_note() -> None:
+        if save_path is not None:
+            console.print(f"The game is saved in {save_path}. Continue it with: spymaster-ai play resume {save_path}")
+        else:
+            console.print("This game was not saved (--no-save).")
+
+    _show_events(console, intro)
+    _show_events(console, [Event("info", "Type 'help' for the commands, 'quit' to leave (the game is saved).")])
+    _show_events(console, session.advance())
+    draw()
+    while True:
+        if session.error:
+            saved_note()
+            return EXIT_AI_ERROR
+        if session.is_over:
+            events, keys = session.summary()
+            _show_events(console, events)
+            for screen in keys:
+                console.print(render_screen(screen))
+            if save_path is not None:
+                console.print(f"The finished game is kept in {save_path}.")
+            return EXIT_OK
+        prompt = session.prompt()
+        assert prompt is not None  # advance() ran: it is the human's move
+        try:
+            line = read(f"{prompt.text}> ")
+        except EOFError:
+            console.print()
+            _show_events(console, [Event("info", "End of input: leaving.")])
+            saved_note()
+            return EXIT_OK
+        except KeyboardInterrupt:
+            console.print()
+            saved_note()
+            return EXIT_INTERRUPTED
+        if echo:
+            console.print(line, markup=False, highlight=False)
+        reply = session.answer(line)
+        _show_events(console, reply.events)
+        if reply.quit:
+            saved_note()
+            return EXIT_OK
+        if reply.moved:
+            _show_events(console, session.advance())
+        if reply.redraw:
+            draw()

@@ -1,0 +1,109 @@
+"""Forgiving reading of what the human types: card names, clues and the few commands.
+
+Why: a player types fast and in any case. A card may be named by a unique start of its
+name (or of one word of a picture's caption); an unknown or ambiguous name gets a message
+that says which, and nothing is played.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Collection, Mapping, Optional, Sequence
+
+from ..rules.cards import normalise_word
+from ..rules.moves import Clue
+
+__all__ = ["COMMANDS", "InputError", "command_of", "match_card", "parse_clue"]
+
+# What a typed word means as a command (only when it is the whole line).
+COMMANDS: dict[str, str] = {
+    "stop": "stop",
+    "pass": "stop",
+    "end": "stop",
+    "help": "help",
+    "?": "help",
+    "h": "help",
+    "quit": "quit",
+    "exit": "quit",
+    "q": "quit",
+    "board": "board",
+}
+
+_UNLIMITED = ("unlimited", "inf", "infinity", "∞")
+_CLUE = re.compile(r"^(?P<word>.+?)\s*[:,=]?\s+(?P<num>\d+|unlimited|inf|infinity|∞)$|^(?P<word2>.+?)[:,=](?P<num2>\d+|unlimited|inf|infinity|∞)$")
+
+
+class InputError(ValueError):
+    """Typed input that cannot be played as it stands; the message says why."""
+
+
+def _key(text: str) -> str:
+    """Comparable form: lower case, hyphens/underscores/plus signs as spaces, single spaces."""
+    return normalise_word(re.sub(r"[-_+]", " ", str(text)))
+
+
+def command_of(text: str) -> Optional[str]:
+    """The command a whole line names ("stop", "help", "quit", "board"), or None."""
+    return COMMANDS.get(normalise_word(text))
+
+
+def match_card(
+    text: str,
+    cards: Sequence[str],
+    allowed: Collection[str],
+    labels: Mapping[str, str] | None = None,
+    why_not: Mapping[str, str] | None = None,
+) -> str:
+    """The card of ``allowed`` that ``text`` names, else :class:`InputError` saying why.
+
+    Tiers, first hit wins: the whole name; one whole word of the name (picture captions);
+    a prefix of the name or of one of its words. More than one card in a tier is ambiguous.
+    ``why_not`` maps cards that are on the board but not allowed to the reason (shown when
+    the text names one of them).
+    """
+    labels = labels or {}
+    why_not = why_not or {}
+    typed = _key(text)
+    if not typed:
+        raise InputError("type a card name")
+    names = {c: _key(labels.get(c, c)) for c in cards}
+    words = {c: n.split() for c, n in names.items()}
+    tiers = (
+        lambda c: names[c] == typed,
+        lambda c: typed in words[c] and " " not in typed,
+        lambda c: names[c].startswith(typed) or any(w.startswith(typed) for w in words[c]),
+    )
+    for tier in tiers:
+        hits = [c for c in cards if tier(c)]
+        if not hits:
+            continue
+        ok = [c for c in hits if c in allowed]
+        if len(ok) == 1:
+            return ok[0]
+        if len(ok) > 1:
+            shown = ", ".join(labels.get(c, c).upper() for c in ok)
+            raise InputError(f"{text.strip()!r} is ambiguous: it could be {shown}; type more letters")
+        card = hits[0]
+        reason = why_not.get(card, "cannot be chosen now")
+        raise InputError(f"{labels.get(card, card).upper()} {reason}")
+    raise InputError(f"{text.strip()!r} is not a card on this board (type 'board' to see it again)")
+
+
+def parse_clue(text: str, max_count: int) -> Clue:
+    """A clue typed as "word 2", "word: 2", "word,2", "word 0" or "word unlimited"."""
+    line = " ".join(str(text).strip().split())
+    m = _CLUE.match(line)
+    if not m:
+        raise InputError(
+            f"{line!r} is not a clue: type a word and a number, e.g. 'ocean 2' (or 'ocean 0', 'ocean unlimited')"
+        )
+    word = (m.group("word") or m.group("word2")).strip().strip(":,=").strip()
+    num = (m.group("num") or m.group("num2")).lower()
+    if not word:
+        raise InputError("a clue needs a word before its number")
+    if num in _UNLIMITED:
+        return Clue(word, 0, True)
+    count = int(num)
+    if count > max_count:
+        raise InputError(f"the number must be at most {max_count} (the cards left); got {count}")
+    return Clue(word, count)

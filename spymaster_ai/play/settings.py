@@ -1,0 +1,183 @@
+"""The settings of one play session: what game, which seat the human takes, which AI, which seed.
+
+Why a separate, validated record: the same settings start a game, travel in the save file and
+rebuild the AI players on resume, so a bad value must fail before any model is loaded, and a
+saved session must mean exactly the same thing when it is read back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Mapping, Optional
+
+__all__ = [
+    "DEFAULT_AGENT",
+    "MODES",
+    "ROLES",
+    "SettingsError",
+    "PlaySettings",
+    "guesser_threshold",
+]
+
+MODES = ("classic", "solo", "duet", "pictures")
+ROLES = ("spymaster", "guesser")
+TEAMS = ("red", "blue")
+DEFAULT_AGENT = "minilm"
+CARD_KINDS = ("pictures", "words")
+FIRST = ("human", "ai")
+
+
+class SettingsError(ValueError):
+    """A session setting the user must fix (reported as one line, exit status 2)."""
+
+
+def guesser_threshold(risk: float) -> float:
+    """The AI guesser's stop threshold (z units) for a risk appetite in [0, 1].
+
+    Risk 0.5 gives the guesser's default threshold 0.5; a bolder partner (risk 1) keeps
+    guessing while its best card is half a standard deviation *below* the board mean, a
+    cautious one (risk 0) stops unless a card stands out by 1.5.
+    """
+    return round(1.5 - 2.0 * float(risk), 6)
+
+
+def _fmt(x: float) -> str:
+    return repr(float(x))
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """Everything that defines a session besides the moves (saved with them).
+
+    ``role``/``team``: the human's seat (classic, solo, pictures). In Duet the human is player
+    A (sees side A of the key, gives and guesses) and the AI partner is player B.
+    ``agent``/``risk`` build the AI specs unless ``spymaster_spec``/``guesser_spec`` are given.
+    """
+
+    mode: str
+    seed: int
+    role: str = "guesser"
+    team: str = "red"
+    agent: str = DEFAULT_AGENT
+    risk: float = 0.5
+    spymaster_spec: Optional[str] = None
+    guesser_spec: Optional[str] = None
+    penalty: bool = False  # illegal clues: False = refused and replayed (strict), True = the rule's penalty
+    assassin_ending: bool = False  # classic / pictures variant
+    solo: bool = False  # pictures: the two-player variant (always on for mode "solo")
+    wordlist: str = "classic"
+    cards: str = "pictures"  # pictures mode: picture cards or 20 word cards
+    mission: Optional[str] = None  # Duet
+    tokens: Optional[int] = None  # Duet
+    mistakes: Optional[int] = None  # Duet
+    first: str = "ai"  # Duet: who gives the first clue
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise SettingsError(f"unknown mode {self.mode!r}; expected one of {', '.join(MODES)}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise SettingsError(f"--seed must be a whole number >= 0, got {self.seed!r}")
+        if self.role not in ROLES:
+            raise SettingsError(f"--role must be spymaster or guesser, got {self.role!r}")
+        if self.team not in TEAMS:
+            raise SettingsError(f"--team must be red or blue, got {self.team!r}")
+        if isinstance(self.risk, bool) or not isinstance(self.risk, (int, float)) or not 0.0 <= self.risk <= 1.0:
+            raise SettingsError(f"--risk must be a number from 0 to 1, got {self.risk!r}")
+        object.__setattr__(self, "risk", float(self.risk))
+        if not isinstance(self.agent, str) or not self.agent.strip():
+            raise SettingsError("--agent needs an embedding name, e.g. minilm or glove50")
+        if ":" in self.agent or "=" in self.agent:
+            raise SettingsError(
+                f"--agent takes an embedding name (minilm, glove50...), got {self.agent!r}; "
+                "give full agent specs with --spymaster-spec / --guesser-spec"
+            )
+        if self.cards not in CARD_KINDS:
+            raise SettingsError(f"--cards must be pictures or words, got {self.cards!r}")
+        if self.first not in FIRST:
+            raise SettingsError(f"--first must be human or ai, got {self.first!r}")
+        if self.mode == "solo":
+            object.__setattr__(self, "solo", True)
+        if self.solo and self.team != "red":
+            raise SettingsError("in the two-player variant your team is red (it starts); --team does not apply")
+        if self.mode in ("solo", "duet") and self.assassin_ending:
+            raise SettingsError(f"--assassin-ending applies to classic and pictures, not {self.mode}")
+        if self.mode == "classic" and self.solo:
+            raise SettingsError("for the two-player variant use: spymaster-ai play solo")
+        if self.mode != "duet":
+            if self.mission is not None or self.tokens is not None or self.mistakes is not None:
+                raise SettingsError("--mission, --tokens and --mistakes apply to duet only")
+        else:
+            self._check_duet()
+
+    def _check_duet(self) -> None:
+        from ..rules.duet import MISSIONS
+
+        if self.mission is not None:
+            name = str(self.mission).strip().lower()
+            if name not in MISSIONS:
+                raise SettingsError(f"unknown mission {self.mission!r}; known: {', '.join(MISSIONS)}")
+            if self.tokens is not None or self.mistakes is not None:
+                raise SettingsError("a mission fixes tokens and mistakes: give --mission or --tokens/--mistakes")
+            object.__setattr__(self, "mission", name)
+            return
+        tokens = 9 if self.tokens is None else self.tokens
+        if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
+            raise SettingsError(f"--tokens must be a whole number >= 1, got {self.tokens!r}")
+        if self.mistakes is not None and (
+            isinstance(self.mistakes, bool) or not isinstance(self.mistakes, int) or not 0 <= self.mistakes <= tokens
+        ):
+            raise SettingsError(f"--mistakes must be a whole number from 0 to the tokens ({tokens}), got {self.mistakes!r}")
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def two_teams(self) -> bool:
+        return self.mode in ("classic", "pictures") and not self.solo
+
+    @property
+    def legality(self) -> str:
+        return "penalty" if self.penalty else "strict"
+
+    @property
+    def human_holds_key(self) -> bool:
+        """Whether the human's own screen shows the whole key (a classic spymaster)."""
+        return self.mode != "duet" and self.role == "spymaster"
+
+    def ai_spymaster_spec(self) -> str:
+        return self.spymaster_spec or f"{self.agent}:risk={_fmt(self.risk)}"
+
+    def ai_guesser_spec(self) -> str:
+        return self.guesser_spec or f"{self.agent}:stop_threshold={_fmt(guesser_threshold(self.risk))}"
+
+    def describe(self) -> str:
+        """One line for the screen header."""
+        if self.mode == "duet":
+            if self.mission:
+                rules = f"mission {self.mission}"
+            else:
+                rules = f"{self.tokens or 9} tokens" + (f", {self.mistakes} mistakes" if self.mistakes is not None else "")
+            return f"Codenames Duet ({rules}) - you are player A, the AI is player B"
+        name = {"classic": "Codenames", "solo": "Codenames, two-player variant", "pictures": "Codenames Pictures"}[self.mode]
+        if self.mode == "pictures" and self.solo:
+            name += ", two-player variant"
+        seat = f"{self.team} {self.role}" if self.two_teams else self.role
+        return f"{name} - you are the {seat}"
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "PlaySettings":
+        if not isinstance(data, Mapping):
+            raise SettingsError(f"session settings must be a JSON object, got {type(data).__name__}")
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise SettingsError(f"unknown session settings: {', '.join(unknown)}")
+        missing = sorted(n for n in ("mode", "seed") if n not in data)
+        if missing:
+            raise SettingsError(f"session settings lack {', '.join(missing)}")
+        return cls(**dict(data))
+
+    def with_(self, **changes: Any) -> "PlaySettings":
+        return replace(self, **changes)

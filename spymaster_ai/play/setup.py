@@ -1,0 +1,99 @@
+"""Deal a new game for a session: the board, the key and the card labels, all from the seed.
+
+Boards are dealt exactly as the simulator deals them (``random.Random(seed)``, words then
+key), so a seed names the same Duet or solo board in ``play`` and in ``bench``. Picture
+cards are shown, typed and given to the AI by their captions (the deck's text annotation).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Union
+
+from ..rules.cards import (
+    CLASSIC_LAYOUT,
+    PICTURES_LAYOUT,
+    Team,
+    deal_words,
+    generate_classic_key,
+    generate_duet_key,
+    normalise_word,
+)
+from ..rules.classic import ClassicGame
+from ..rules.duet import DuetGame
+from ..rules.wordlists import load_words
+from .settings import PlaySettings, SettingsError
+
+__all__ = ["Game", "new_game", "ai_names"]
+
+Game = Union[ClassicGame, DuetGame]
+
+
+def _picture_cards(n: int, rng: random.Random) -> tuple[tuple[str, ...], dict[str, str]]:
+    from ..pictures import DeckError, load_deck
+
+    try:
+        deck = load_deck()
+    except DeckError as exc:
+        raise SettingsError(f"the picture deck cannot be read ({exc}); play with --cards words") from exc
+    cards = deck.deal(n, rng)
+    return cards, {c: deck[c].caption for c in cards}
+
+
+def new_game(settings: PlaySettings) -> tuple[Game, dict[str, str]]:
+    """A fresh game for ``settings`` and the label of every card (empty: cards show as themselves)."""
+    rng = random.Random(settings.seed)
+    legality = settings.legality
+    try:
+        words_list = load_words(settings.wordlist)
+    except ValueError as exc:
+        raise SettingsError(f"--wordlist: {exc}") from exc
+    if settings.mode == "duet":
+        words = deal_words(words_list, 25, rng)
+        key = generate_duet_key(rng)
+        if settings.mission:
+            return DuetGame.mission(words, key, settings.mission, legality=legality), {}
+        game = DuetGame(words, key, tokens=settings.tokens or 9, mistakes=settings.mistakes, legality=legality)
+        return game, {}
+    if settings.mode == "pictures":
+        layout = PICTURES_LAYOUT
+        if settings.cards == "pictures":
+            cards, labels = _picture_cards(layout[0], rng)
+            flags = (True,) * layout[0]
+        else:  # the hook for boards without pictures: 20 word cards on the 5x4 grid (RULES.md §2)
+            cards, labels, flags = deal_words(words_list, layout[0], rng), {}, (False,) * layout[0]
+    else:
+        layout, flags = CLASSIC_LAYOUT, None
+        cards, labels = deal_words(words_list, layout[0], rng), {}
+    starting = Team.RED if settings.solo else None  # solo: "your team starts"; else the key decides
+    key = generate_classic_key(rng, layout, starting=starting)
+    game = ClassicGame(
+        cards,
+        key,
+        solo=settings.solo,
+        assassin_ending=settings.assassin_ending,
+        legality=legality,
+        pictures=flags,
+        kind="pictures" if settings.mode == "pictures" else "classic",
+    )
+    return game, labels
+
+
+def ai_names(cards: tuple[str, ...], labels: dict[str, str]) -> dict[str, str]:
+    """Card -> the word the AI sees for it: the card itself, or its caption as plain words.
+
+    A combined picture ("rocket + cat") becomes "rocket cat" so that embeddings and the
+    legality checker read two words; a clash (never in the shipped deck) falls back to the id.
+    """
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for card in cards:
+        label = labels.get(card)
+        name = normalise_word(label.replace("+", " ")) if label else card
+        if not name or name in taken:
+            name = normalise_word(card.split(":", 1)[-1].replace("_", " "))
+        if name in taken:
+            name = card
+        out[card] = name
+        taken.add(name)
+    return out

@@ -1,0 +1,144 @@
+"""Save and resume a play session: a game record (config + moves) with the session settings.
+
+Why the game record format (:mod:`spymaster_ai.rules.record`): the file is replayed through
+the engine on resume, so a damaged or edited file is refused, and a finished game's file is
+an ordinary record the rest of the toolkit can replay. The session settings (mode, seat,
+agent specs, seed) and the picture captions travel in the record's ``meta``.
+
+The file is written after every move, atomically (a temporary file, then a rename), so a
+quit, a crash or a killed terminal loses nothing. **It holds the key card** (the engine
+needs it to replay the moves): opening it spoils the game for a guesser, which is why the
+front end says so when it starts saving.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional
+
+from ..rules.moves import IllegalMove
+from ..rules.record import RecordError, from_record, to_record
+from .session import Session, SessionError, load_session_agents
+from .settings import PlaySettings, SettingsError
+from .setup import Game
+
+__all__ = ["FORMAT", "VERSION", "SaveFileError", "SavedGame", "read_saved", "resume_session", "save_session", "saver"]
+
+FORMAT = "spymaster_ai.play-session"
+VERSION = 1
+
+
+class SaveFileError(ValueError):
+    """A save file that cannot be resumed; the message says why."""
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    settings: PlaySettings
+    labels: dict[str, str]
+    record: dict
+    game: Game  # the game as the record replays it (checked against its stored final state)
+
+
+def session_meta(session: Session) -> dict:
+    return {
+        "play": {
+            "format": FORMAT,
+            "version": VERSION,
+            "settings": session.settings.to_json(),
+            "labels": dict(session.labels),
+        }
+    }
+
+
+def save_session(session: Session, path: str | Path) -> Path:
+    """Write the session to ``path`` atomically; returns the path."""
+    path = Path(path)
+    text = json.dumps(to_record(session.game, session_meta(session)), indent=1, ensure_ascii=False) + "\n"
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def saver(path: str | Path) -> Callable[[Session], None]:
+    """The save callback a :class:`Session` calls after every move."""
+    return lambda session: save_session(session, path)
+
+
+def read_saved(path: str | Path) -> SavedGame:
+    """Read and check a save file (the moves are replayed through the engine)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SaveFileError(f"no such save file: {path}") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SaveFileError(f"{path} is not a readable save file: {exc}") from exc
+    meta = data.get("meta") if isinstance(data, dict) else None
+    play = meta.get("play") if isinstance(meta, dict) else None
+    if not isinstance(play, dict) or play.get("format") != FORMAT:
+        raise SaveFileError(f"{path} is not a saved play session (no session settings in it)")
+    if play.get("version") != VERSION:
+        raise SaveFileError(f"{path}: unsupported session version {play.get('version')!r}; this build reads {VERSION}")
+    try:
+        settings = PlaySettings.from_json(play.get("settings"))
+    except (SettingsError, TypeError) as exc:
+        raise SaveFileError(f"{path}: bad session settings: {exc}") from exc
+    labels = play.get("labels") or {}
+    if not isinstance(labels, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in labels.items()):
+        raise SaveFileError(f"{path}: bad card labels")
+    try:
+        game = from_record(data)
+    except RecordError as exc:
+        raise SaveFileError(f"{path}: {exc}") from exc
+    expected = "duet" if settings.mode == "duet" else "classic"
+    if data.get("engine") != expected:
+        raise SaveFileError(f"{path}: a {settings.mode} session cannot hold a {data.get('engine')} game")
+    return SavedGame(settings, dict(labels), data, game)
+
+
+def resume_session(
+    path: str | Path,
+    agents: Optional[Mapping[str, Any]] = None,
+    *,
+    save_to: Optional[str | Path] = "same",
+) -> Session:
+    """The session saved in ``path``, replayed to where it stopped.
+
+    ``agents`` defaults to the ones the saved specs build; ``save_to`` is where later moves are
+    saved ("same": the file itself; None: nowhere).
+    """
+    saved = read_saved(path)
+    engine = type(saved.game)
+    fresh = engine.from_config(saved.record["config"])
+    target = Path(path) if save_to == "same" else (Path(save_to) if save_to is not None else None)
+    session = Session(
+        saved.settings,
+        fresh,
+        agents if agents is not None else load_session_agents(saved.settings),
+        saved.labels,
+        save=saver(target) if target is not None else None,
+    )
+    try:
+        session.replay(list(saved.record["actions"]))
+    except (SessionError, IllegalMove, ValueError) as exc:
+        raise SaveFileError(f"{path}: cannot replay the session: {exc}") from exc
+    if session.game.state_json() != saved.game.state_json():
+        raise SaveFileError(f"{path}: replaying the session does not reach the saved state")
+    return session
