@@ -19,6 +19,7 @@ def _register() -> None:
     from . import bench_cmds  # noqa: F401
     from . import agent_cmds  # noqa: F401
     from . import play_cmds  # noqa: F401
+    from . import embeddings_cmd  # noqa: F401
 
 
 def main() -> None:

@@ -80,7 +80,8 @@ class EncodedEmbedding(VectorEmbedding):
         return self._vocab
 
     def knows(self, word: str) -> bool:
-        return self._native_mask(clean_words([word]))[0]
+        (word,) = clean_words([word])
+        return word in self._vocab_index or self._native_mask([word])[0]
 
     def encode_unit(self, words: list[str]) -> np.ndarray:
         """Unit vectors of already-normalised words, with a progress bar for long lists."""
