@@ -306,32 +306,56 @@ class Session:
             if g.winner:
                 events.append(Event("end", f"You win together! Score: {g.score()} "
                                            f"({g.tokens_left} tokens left, {g.voluntary_stops} voluntary stops"
-                                           f"{', after sudden death' if g.needed_sudden_death else ''})."))
-                events.append(Event("info", "Standard game: above 5 is good, 9-10 great, above 10 excellent."))
+                                           f"{', -1 for sudden death' if g.needed_sudden_death else ''})."))
+                if g.tokens == 9:
+                    events.append(Event("info", "Standard game: above 5 is good, 9-10 great, above 10 excellent."))
             else:
-                cause = {"assassin": "an assassin was touched", "timeout": "time ran out",
-                         "mistake": "a mistake with no token left to pay for it, or in sudden death"}
-                events.append(Event("end", f"You lose together: {cause.get(g.loss_cause.value, g.loss_cause.value)}."))
-        else:
+                events.append(Event("end", f"You lose together: {self._duet_loss(g)}."))
+        elif g.winner is not None:
             mine = Team(self.settings.team)
             won = g.winner is mine
-            how = {"assassin": "the assassin was touched", "opponent": "all agents of the winning side were found",
-                   "mistake": "a wrong card in sudden death"}.get(g.loss_cause.value, g.loss_cause.value)
             if g.solo:
                 if won:
                     events.append(Event("end", f"You win! Score: {g.score()} (opponent agents not yet covered; "
                                                f"{g.turns[mine]} turns)."))
                 else:
-                    events.append(Event("end", f"You lose: {how}."))
+                    events.append(Event("end", f"You lose: {self._classic_loss(g)}."))
             else:
-                events.append(Event("end", f"{g.winner.value.capitalize()} wins - you {'win' if won else 'lose'} "
-                                           f"({how})."))
+                events.append(Event("end", f"{g.winner.value.capitalize()} wins - you {'win' if won else 'lose'}: "
+                                           f"{self._classic_loss(g)}."))
         if self.targets:
             events.append(Event("info", "What the AI spymaster aimed at (kept secret during play):"))
             for giver, clue, targets in self.targets:
                 aimed = ", ".join(self.label(t) for t in targets) if targets else "(not reported)"
                 events.append(Event("info", f"  {giver}: {clue.upper()} -> {aimed}"))
         return events, key_screen(g, self.labels, "The key card")
+
+    @staticmethod
+    def _duet_loss(g: DuetGame) -> str:
+        cause = g.loss_cause.value if g.loss_cause else ""
+        if cause == "assassin":
+            return "an assassin was touched"
+        if cause == "timeout":
+            return "time ran out (in sudden death nobody could guess any more)"
+        if g.needed_sudden_death:
+            return "a wrong guess in sudden death"
+        return "a bystander when no timer token was left to pay for it"
+
+    def _classic_loss(self, g: ClassicGame) -> str:
+        winner, loser = g.winner, g.loser
+        cause = g.loss_cause.value if g.loss_cause else ""
+        if g.solo:
+            if cause == "assassin":
+                return "your team touched the assassin"
+            if cause == "mistake":
+                return "a wrong card in sudden death"
+            return "all the opponent's agents are covered"
+        if cause == "assassin":
+            return f"{loser.value} touched the assassin"
+        if cause == "mistake":
+            return f"{loser.value} touched a wrong card in sudden death"
+        then = " and then the assassin" if g.assassin_ending else ""
+        return f"{winner.value} found all its agents{then}"
 
     # ================================================================= whose move
     def _actor(self) -> _Actor:
@@ -625,7 +649,7 @@ class Session:
             elif result.identity is Identity.BYSTANDER:
                 text += "an innocent bystander"
             else:
-                text += f"a {identity} agent - the other team's"
+                text += f"a {identity} agent (the other team's)"
             if result.turn_over and not result.game_over:
                 text += " - the turn ends"
             out.append(Event("result", text))

@@ -1,0 +1,465 @@
+"""The play session without a terminal: whole games in every mode, fairness, refusals, save/resume.
+
+The AI players here load no model: a scripted spymaster (legal clues from a fixed list, one
+card at a time, reporting its target) and the registry's seeded random guesser, which keeps
+state between calls, so a resumed game only matches an uninterrupted one if the session
+really replays the agents' history.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from types import SimpleNamespace
+from typing import Optional
+
+import pytest
+
+from spymaster_ai.agents.registry import make_guesser
+from spymaster_ai.play import (
+    PlaySettings,
+    SaveFileError,
+    Session,
+    ai_roles,
+    new_game,
+    read_saved,
+    resume_session,
+    save_session,
+    saver,
+    write_board_png,
+)
+from spymaster_ai.rules.cards import Identity, Player, Team
+from spymaster_ai.rules.duet import DuetGame
+from spymaster_ai.rules.legality import check_clue
+from spymaster_ai.rules.moves import Clue, Phase
+from spymaster_ai.views import GuesserView, SpymasterView
+
+CLUE_WORDS = (
+    "zebra quantum saxophone galaxy tornado wizard violin glacier falcon harbor meteor canyon jungle pirate "
+    "lantern compass orbit thunder marble velvet"
+).split()
+
+
+class ScriptedSpymaster:
+    """Clues the next legal word of a fixed list for its first own card, count 1."""
+
+    def __init__(self) -> None:
+        self.views: list[SpymasterView] = []
+
+    def reset(self, seed: int) -> None:
+        self.views = []
+
+    def _options(self, view: SpymasterView):
+        used = {h.clue.word for h in view.history}
+        for word in CLUE_WORDS:
+            if word not in used and check_clue(word, list(view.visible), count=1).legal:
+                yield SimpleNamespace(word=word, count=1, targets=(view.own[0],), clue=Clue(word, 1))
+
+    def give_clue(self, view: SpymasterView) -> Clue:
+        self.views.append(view)
+        return next(self._options(view)).clue
+
+    def rank_clues(self, view: SpymasterView, top: int = 1):
+        return list(self._options(view))[:top]
+
+
+class RecordingGuesser:
+    """The seeded random guesser, keeping every view it was shown."""
+
+    def __init__(self) -> None:
+        self.inner = make_guesser("random")
+        self.views: list[GuesserView] = []
+
+    def reset(self, seed: int) -> None:
+        self.inner.reset(seed)
+
+    def next_guess(self, view: GuesserView) -> Optional[str]:
+        self.views.append(view)
+        return self.inner.next_guess(view)
+
+
+def agents_for(settings: PlaySettings) -> dict:
+    return {r: ScriptedSpymaster() if r.endswith("spymaster") else RecordingGuesser() for r in ai_roles(settings)}
+
+
+def start(settings: PlaySettings, save=None) -> Session:
+    game, labels = new_game(settings)
+    return Session(settings, game, agents_for(settings), labels, save=save)
+
+
+def policy(session: Session, rng: random.Random) -> str:
+    """A test player: it reads the key (only to play sensibly) and types like a human would."""
+    g = session.game
+    prompt = session.prompt()
+    assert prompt is not None
+    label = lambda card: session.labels.get(card, card)  # noqa: E731
+    if prompt.kind == "clue":
+        if isinstance(g, DuetGame):
+            visible = list(g.visible_words())
+        else:
+            visible = list(g.visible_words())
+        used = {line.clue.split(":")[0] for line in session.clues}
+        word = next(w for w in CLUE_WORDS if w not in used and check_clue(w, visible, count=1).legal)
+        return f"{word} {rng.choice([1, 2])}"
+    if isinstance(g, DuetGame):
+        wanted = [w for w in g.words_left_for(Player.B) if g.can_guess(Player.A, w)]
+        if prompt.kind == "sudden_death":
+            return label(wanted[0]) if wanted else "pass"
+        if g.correct_this_turn >= 2:
+            return "stop"
+        return label((wanted or [w for w in g.visible_words() if g.can_guess(Player.A, w)])[0])
+    if prompt.kind == "cover":
+        team = g.current_team.other if g.phase is Phase.SOLO_COVER else g.current_team
+        return label(g.remaining(Identity.of_team(team))[0]).upper()
+    if prompt.kind == "guess" and g.guesses_made >= 2:
+        return "stop"
+    own = g.remaining(Identity.of_team(g.current_team))
+    visible = list(g.visible_words())
+    return label(own[0] if own and rng.random() < 0.7 else rng.choice(visible))
+
+
+def a_legal_clue(session: Session) -> str:
+    visible = list(session.game.visible_words())
+    return next(w for w in CLUE_WORDS if check_clue(w, visible, count=1).legal) + " 1"
+
+
+def play_out(session: Session, answers: Optional[list[str]] = None, seed: int = 0, limit: int = 400):
+    """Play to the end; returns (answers typed, events shown, screens shown)."""
+    rng = random.Random(seed)
+    typed: list[str] = []
+    events = list(session.advance())
+    screens = [session.screen()]
+    queue = list(answers) if answers is not None else None
+    while not session.is_over and not session.error:
+        if queue is not None and not queue:
+            break
+        line = queue.pop(0) if queue is not None else policy(session, rng)
+        typed.append(line)
+        reply = session.answer(line)
+        events += reply.events
+        if reply.moved:
+            events += session.advance()
+            screens.append(session.screen())
+        assert len(typed) < limit, "the game did not end"
+    return typed, events, screens
+
+
+ALL_SETTINGS = [
+    PlaySettings(mode="solo", seed=3, role="guesser"),
+    PlaySettings(mode="solo", seed=4, role="spymaster"),
+    PlaySettings(mode="classic", seed=5, role="guesser", team="blue"),
+    PlaySettings(mode="classic", seed=6, role="spymaster", team="red"),
+    PlaySettings(mode="duet", seed=7),
+    PlaySettings(mode="duet", seed=8, first="human", mission="cairo"),
+    PlaySettings(mode="pictures", seed=9, role="guesser"),
+    PlaySettings(mode="pictures", seed=10, role="spymaster", solo=True),
+    PlaySettings(mode="pictures", seed=11, role="guesser", cards="words", assassin_ending=True),
+]
+
+
+def _id(s: PlaySettings) -> str:
+    return f"{s.mode}-{s.role}-{s.seed}"
+
+
+# ----------------------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize("settings", ALL_SETTINGS, ids=_id)
+def test_every_mode_plays_to_an_end_with_a_result(settings):
+    session = start(settings)
+    play_out(session)
+    assert session.is_over and session.error is None
+    events, keys = session.summary()
+    assert events[0].kind == "end"
+    g = session.game
+    if isinstance(g, DuetGame):
+        assert ("win" in events[0].text) == bool(g.winner)
+        if g.winner:
+            assert f"Score: {g.score()}" in events[0].text
+        assert len(keys) == 2  # both sides of the key, after the end
+    else:
+        assert g.winner is not None
+        if g.solo and g.winner is Team.RED:
+            assert f"Score: {g.score()}" in events[0].text
+        assert [c.identity for c in keys[0].cells] == [i.value for i in g.key.identities]
+
+
+@pytest.mark.parametrize("settings", [s for s in ALL_SETTINGS if s.mode != "duet"], ids=_id)
+def test_a_classic_screen_shows_the_key_only_to_a_spymaster(settings):
+    session = start(settings)
+    _, _, screens = play_out(session)
+    key = dict(zip(session.game.words, (i.value for i in session.game.key.identities)))
+    assert len(screens) >= 2
+    for screen in screens:
+        for cell in screen.cells:
+            if cell.covered:
+                assert cell.identity == key[cell.card]  # what it was revealed as
+            elif settings.role == "spymaster":
+                assert cell.identity == key[cell.card]
+            else:
+                assert cell.identity is None, f"{cell.card} shows {cell.identity} to a guesser"
+        assert (screen.key_legend is not None) == (settings.role == "spymaster")
+
+
+@pytest.mark.parametrize("settings", [s for s in ALL_SETTINGS if s.mode == "duet"], ids=_id)
+def test_a_duet_screen_shows_only_the_humans_side(settings):
+    session = start(settings)
+    _, _, screens = play_out(session)
+    g = session.game
+    side_a = dict(zip(g.words, (i.value for i in g.key.side(Player.A))))
+    side_b = dict(zip(g.words, (i.value for i in g.key.side(Player.B))))
+    differ = [w for w in g.words if side_a[w] != side_b[w]]
+    assert differ
+    for screen in screens:
+        for cell in screen.cells:
+            if not cell.covered:
+                assert cell.identity == side_a[cell.card]
+
+
+def test_the_ai_spymaster_keeps_its_targets_secret_until_the_end():
+    session = start(PlaySettings(mode="solo", seed=12, role="guesser"))
+    _, events, _ = play_out(session)
+    assert session.targets  # noted while playing...
+    spy = session.agents["spymaster"]
+    for e in events:  # ...never said while playing
+        assert "aimed" not in e.text
+        for _, clue, _ in session.targets:
+            assert f"{clue.upper()} -> " not in e.text
+    summary, _ = session.summary()
+    lines = [e.text for e in summary]
+    assert any("aimed at" in t for t in lines)
+    first_clue, first_target = session.targets[0][1], spy.views[0].own[0]
+    assert any(f"{first_clue.upper()} -> {first_target.upper()}" in t for t in lines)
+
+
+def test_the_ai_guesser_tells_a_classic_spymaster_its_confidence_but_says_nothing_in_duet():
+    classic = start(PlaySettings(mode="solo", seed=13, role="spymaster"))
+    _, events, _ = play_out(classic)
+    assert not any("confidence" in e.text for e in events)  # the random guesser has no scores to share
+
+    class Scored(RecordingGuesser):
+        def rank_cards(self, view):
+            return [SimpleNamespace(word=w, score=float(-i)) for i, w in enumerate(view.visible)]
+
+    settings = PlaySettings(mode="solo", seed=13, role="spymaster")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"guesser": Scored()}, labels)
+    _, events, _ = play_out(session)
+    assert any("confidence" in e.text for e in events)
+
+    settings = PlaySettings(mode="duet", seed=13, first="human")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": Scored()}, labels)
+    _, events, _ = play_out(session)
+    assert not any("confidence" in e.text for e in events)
+
+
+def test_agents_see_views_of_their_role_with_picture_captions():
+    settings = PlaySettings(mode="pictures", seed=14, role="guesser", team="red")
+    session = start(settings)
+    play_out(session)
+    captions = {c.replace(" + ", " ") for c in session.labels.values()}
+    spy = session.agents["red_spymaster"]
+    guesser = session.agents["blue_guesser"]
+    assert spy.views and guesser.views
+    for view in spy.views + guesser.views:
+        assert set(view.words) == captions
+    assert all(isinstance(v, GuesserView) and not hasattr(v, "own") for v in guesser.views)
+
+
+# ----------------------------------------------------------------------------- refusals
+
+
+def _state(session: Session) -> str:
+    return json.dumps(session.game.state_json(), sort_keys=True)
+
+
+def test_refused_input_says_why_and_changes_nothing():
+    session = start(PlaySettings(mode="solo", seed=15, role="spymaster"))
+    session.advance()
+    before = _state(session)
+    board_word = session.game.words[0]
+    for line, message in [
+        (f"{board_word} 2", "illegal clue"),
+        ("ocean", "a word and a number"),
+        ("stop", "give a clue"),
+        ("ocean 40", "at most 25"),
+    ]:
+        reply = session.answer(line)
+        assert not reply.moved and message in reply.events[0].text
+        assert _state(session) == before
+    assert "rule 1" in session.answer(f"{board_word} 2").events[0].text  # the reason names the rule
+    reply = session.answer(a_legal_clue(session))
+    assert reply.moved
+    session.advance()
+    while session.prompt() is not None and session.prompt().kind != "cover":
+        session.answer(policy(session, random.Random(0)))
+        session.advance()
+    if session.prompt() is None:
+        pytest.skip("the game ended before a cover")  # pragma: no cover - seed 15 reaches a cover
+    before = _state(session)
+    red = session.game.remaining(Identity.RED)[0]
+    reply = session.answer(red)
+    assert "is not an opponent (blue) agent" in reply.events[0].text and _state(session) == before
+
+
+def test_a_guesser_gets_clear_messages_for_bad_words_and_early_stops():
+    session = start(PlaySettings(mode="solo", seed=16, role="guesser"))
+    session.advance()
+    before = _state(session)
+    assert "not a card on this board" in session.answer("xyzzy").events[0].text
+    assert "at least one guess" in session.answer("stop").events[0].text
+    assert "Type a card name" in session.answer("help").events[0].text
+    assert session.answer("board").redraw
+    assert _state(session) == before
+    card = session.game.visible_words()[0]
+    assert session.answer(card).moved
+    if session.game.phase is Phase.GUESS and card not in session.game.visible_words():
+        assert "already covered" in session.answer(card).events[0].text
+    assert session.answer("quit").quit
+
+
+def test_classic_penalty_ends_the_turn_and_the_other_side_covers():
+    settings = PlaySettings(mode="classic", seed=17, role="spymaster", team="red", penalty=True)
+    session = start(settings)
+    session.advance()
+    assert session.prompt().kind == "clue"
+    g = session.game
+    blue_before = len(g.remaining(Identity.BLUE))
+    reply = session.answer(f"{g.visible_words()[0]} 1")
+    assert reply.moved and any("Penalty" in e.text for e in reply.events)
+    events = session.advance()
+    assert len(g.remaining(Identity.BLUE)) <= blue_before - 1 or g.is_over
+    assert any("as the penalty" in e.text for e in events)
+
+
+def test_duet_illegal_clue_is_free_in_strict_mode_and_costs_a_token_with_penalty():
+    strict = start(PlaySettings(mode="duet", seed=18, first="human"))
+    strict.advance()
+    word = strict.game.visible_words()[0]
+    before = _state(strict)
+    reply = strict.answer(f"{word} 1")
+    assert "illegal clue" in reply.events[0].text and _state(strict) == before
+    assert strict.game.tokens_left == 9
+
+    penalty = start(PlaySettings(mode="duet", seed=18, first="human", penalty=True))
+    penalty.advance()
+    reply = penalty.answer(f"{word} 1")
+    assert reply.moved
+    assert any("one timer token is discarded (9 -> 8)" in e.text for e in reply.events)
+    assert penalty.game.tokens_left == 8 and penalty.game.phase is Phase.GUESS
+
+
+def test_duet_sudden_death_asks_the_human_and_pass_ends_their_guessing():
+    settings = PlaySettings(mode="duet", seed=19, first="human", tokens=1)
+    session = start(settings)
+    session.advance()
+    assert session.answer(a_legal_clue(session)).moved
+    events = session.advance()
+    while not session.is_over and session.prompt() is not None and session.prompt().kind != "sudden_death":
+        session.answer(policy(session, random.Random(1)))
+        events += session.advance()
+    assert session.is_over or session.game.phase is Phase.SUDDEN_DEATH
+    if session.is_over:
+        pytest.skip("the game ended before the human's sudden-death turn")  # pragma: no cover
+    assert any("SUDDEN DEATH" in e.text for e in events)
+    assert "Sudden death" in session.prompt().text
+    reply = session.answer("pass")
+    assert reply.moved and any("pass" in e.text for e in reply.events)
+    assert Player.A not in session.game.sudden_death_players()
+
+
+def test_an_ai_failure_ends_the_session_cleanly_without_touching_the_game():
+    class Broken(ScriptedSpymaster):
+        def give_clue(self, view):
+            raise RuntimeError("out of ideas")
+
+    settings = PlaySettings(mode="solo", seed=20, role="guesser")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"spymaster": Broken()}, labels)
+    events = session.advance()
+    assert session.error and "out of ideas" in events[-1].text
+    assert session.prompt() is None and session.game.actions == []
+
+
+# ----------------------------------------------------------------------------- save and resume
+
+
+@pytest.mark.parametrize("settings", ALL_SETTINGS, ids=_id)
+def test_a_resumed_game_goes_on_exactly_as_an_uninterrupted_one(settings, tmp_path):
+    whole = start(settings)
+    answers, events_whole, _ = play_out(whole)
+    assert whole.is_over
+
+    path = tmp_path / "game.json"
+    cut = len(answers) // 2
+    first = start(settings, save=saver(path))
+    play_out(first, answers[:cut])
+    moves_saved = len(first.game.actions)
+    assert json.loads(path.read_text())["actions"] == first.game.actions  # saved after every move
+
+    resumed = resume_session(path, agents=agents_for(settings))  # fresh agents, rebuilt by replay
+    assert len(resumed.game.actions) == moves_saved and resumed.mismatches == 0
+    assert resumed.clues == first.clues
+    play_out(resumed, answers[cut:])
+    assert resumed.is_over
+    assert resumed.game.state_json() == whole.game.state_json()
+    assert resumed.clues == whole.clues and resumed.targets == whole.targets
+    assert json.loads(path.read_text())["final_state"] == json.loads(json.dumps(whole.game.state_json()))
+
+
+def test_the_save_file_holds_the_settings_and_refuses_tampering(tmp_path):
+    settings = PlaySettings(mode="duet", seed=21, agent="glove50", risk=0.3, mission="cairo")
+    session = start(settings)
+    play_out(session, [a_legal_clue(session)] if session.prompt() else [])
+    path = save_session(session, tmp_path / "s.json")
+    saved = read_saved(path)
+    assert saved.settings == settings and saved.record["config"]["mission"] == "cairo"
+
+    data = json.loads(path.read_text())
+    data["actions"] = data["actions"][:-1]
+    (tmp_path / "cut.json").write_text(json.dumps(data))
+    with pytest.raises(SaveFileError, match="checksum"):
+        read_saved(tmp_path / "cut.json")
+    (tmp_path / "junk.json").write_text("{not json")
+    with pytest.raises(SaveFileError, match="not a readable save file"):
+        read_saved(tmp_path / "junk.json")
+    with pytest.raises(SaveFileError, match="no such save file"):
+        read_saved(tmp_path / "missing.json")
+
+    from spymaster_ai.rules.record import save_record
+
+    save_record(session.game, tmp_path / "plain.json")
+    with pytest.raises(SaveFileError, match="not a saved play session"):
+        read_saved(tmp_path / "plain.json")
+
+
+def test_a_save_is_atomic_and_leaves_no_temporary_files(tmp_path):
+    path = tmp_path / "g.json"
+    session = start(PlaySettings(mode="solo", seed=22, role="guesser"), save=saver(path))
+    play_out(session)
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
+    assert read_saved(path).game.is_over
+
+
+# ----------------------------------------------------------------------------- pictures image
+
+
+def test_the_png_board_shows_key_colours_only_on_a_spymasters_screen(tmp_path):
+    from PIL import Image
+
+    from spymaster_ai.pictures.board_image import BORDER, GAP, KEY_COLOURS, NO_KEY
+
+    for role in ("guesser", "spymaster"):
+        session = start(PlaySettings(mode="pictures", seed=23, role=role))
+        session.advance()
+        path = write_board_png(session.screen(), tmp_path / f"{role}.png")
+        image = Image.open(path).convert("RGB")
+        corner = image.getpixel((GAP + BORDER // 2, GAP + BORDER // 2))  # the first card's frame
+        first = session.game.words[0]
+        if first in session.game.covered:
+            continue  # pragma: no cover - the first card is still uncovered at the start
+        if role == "guesser":
+            assert corner == NO_KEY
+        else:
+            assert corner == KEY_COLOURS[session.game.key.identities[0]]
