@@ -80,6 +80,7 @@ class PictureDeck:
         self._by_id = {c.id: c for c in self.cards}
         if len(self._by_id) != len(self.cards):
             raise DeckError("the deck has duplicate card ids")
+        self._single_by_source = {c.source[0]: c for c in self.cards if len(c.source) == 1}
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -98,6 +99,24 @@ class PictureDeck:
 
     def get(self, card_id: str) -> PictureCard | None:
         return self._by_id.get(card_id)
+
+    def parts(self, card_id: str) -> tuple[PictureCard, ...]:
+        """The single pictures a card shows: itself, or both halves of a combined card.
+
+        A half that is not in the deck as a card of its own is returned as a card with that
+        half's caption and the combined card's tags.
+        """
+        card = self[card_id]
+        if not card.combined:
+            return (card,)
+        out = []
+        for i, caption in enumerate(card.parts):
+            source = card.source[i] if i < len(card.source) else ""
+            single = self._single_by_source.get(source)
+            out.append(single if single is not None else PictureCard(
+                id=f"{card.id}#{i}", image=card.image, caption=caption, tags=card.tags,
+                category=card.category, source=(source,) if source else ()))
+        return tuple(out)
 
     @property
     def ids(self) -> tuple[str, ...]:
