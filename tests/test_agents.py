@@ -14,7 +14,7 @@ from spymaster_ai.agents.toy import ToyEmbedding
 from spymaster_ai.rules.moves import Clue
 from spymaster_ai.views import ClueHistoryEntry, GuesserView, SpymasterView
 
-AXES = ("fruit", "music", "sea", "space", "weapon", "tree", "cold", "city", "drink")
+AXES = ("fruit", "music", "sea", "space", "weapon", "tree", "cold", "city", "drink", "other")
 
 
 def vec(**axes: float) -> list[float]:
@@ -100,7 +100,7 @@ def test_first_guess_probability_is_the_exact_softmax_share():
     guessable = np.array([1, 1, 1, 1, 1, 1, 0], dtype=bool)
     own = np.array([1, 1, 0, 0, 0, 0, 1], dtype=bool)
     cost = np.array([0, 0, 1, 2, 3, 0.5, 9], dtype=np.float32)
-    out = expected_outcome(sim, guessable, own, own.astype(np.float32), cost, max_count=3, temperature=0.7)
+    out = expected_outcome(sim.T.copy(), guessable, own, own.astype(np.float32), cost, max_count=3, temperature=0.7)
     s = sim[:, guessable]
     z = (s - s.mean(1, keepdims=True)) / s.std(1, keepdims=True)
     p = np.exp(z / 0.7)
@@ -116,7 +116,7 @@ def test_a_dominant_own_card_is_found_and_the_second_guess_is_the_other():
     # one clue row: two own cards far above everything else
     sim = np.array([[5.0, 4.9, 0.0, 0.1, -0.1, 0.0]], dtype=np.float32)
     own = np.array([1, 1, 0, 0, 0, 0], dtype=bool)
-    out = expected_outcome(sim, np.ones(6, bool), own, own.astype(np.float32), np.ones(6, np.float32), 2, temperature=0.3)
+    out = expected_outcome(sim.T.copy(), np.ones(6, bool), own, own.astype(np.float32), np.ones(6, np.float32), 2, temperature=0.3)
     assert out.found[0, 1] > 1.9 and out.cost[0, 1] < 0.05
 
 
@@ -183,6 +183,18 @@ def test_partner_ensemble_is_averaged():
     assert worst["zap"].score <= both["zap"].score
 
 
+def test_a_word_unrelated_to_every_card_is_not_a_sharp_clue():
+    # "blur" is almost orthogonal to the whole board, a hair closer to PIANO and GUITAR. A
+    # plain per-clue z-score blows that hair up to look as sharp as "music"; standardising by
+    # the model's own similarity scale leaves it the flat, useless clue it is.
+    emb = toy({"blur": vec(other=1.0, music=0.06, sea=0.01)}, vocabulary=("music", "blur"))
+    view = spy_view(own=("piano", "guitar"), assassins=("knife",), opponent=("moon", "rocket", "shark"))
+    by_model = {o.word: o for o in EmbeddingSpymaster(emb, prefer_common=0.0).rank_clues(view, top=2)}
+    by_board = {o.word: o for o in EmbeddingSpymaster(emb, prefer_common=0.0, standardise="board").rank_clues(view, top=2)}
+    assert by_model["music"].expected_found > 1.5 and by_model["blur"].expected_found < 0.5
+    assert by_board["blur"].expected_found > 1.0  # the failure the default avoids
+
+
 def test_spymaster_never_clues_a_visible_word_or_a_covered_one_again():
     words = BOARD + ("music",)
     emb = toy()
@@ -197,18 +209,19 @@ def test_spymaster_never_clues_a_visible_word_or_a_covered_one_again():
 def test_history_memory_skips_earlier_clues_and_pending_targets():
     emb = toy()
     spy = EmbeddingSpymaster(emb, prefer_common=0.0)
-    view = spy_view(own=("piano", "guitar", "shark", "whale"))
+    view = spy_view(own=("piano", "guitar", "shark", "whale"), assassins=("knife",), opponent=("moon", "rocket"))
     first = spy.give_clue(view)
     assert first.word in ("music", "ocean") and first.count == 2
     # "music: 2" found only PIANO: GUITAR is still pending for the partner, so the next clue
     # goes for the sea cards, and "music" itself is never repeated.
     hist = (ClueHistoryEntry("red", Clue("music", 2), ("piano", "shark"), ("own", "opponent")),)
-    left = spy_view(own=("guitar", "whale"), visible=[w for w in BOARD if w not in ("piano", "shark")], history=hist)
+    left = spy_view(own=("guitar", "whale"), visible=[w for w in BOARD if w not in ("piano", "shark")], history=hist,
+                    assassins=("knife",), opponent=("moon", "rocket"))
     nxt = spy.give_clue(left)
     assert nxt.word != "music"
     assert spy.rank_clues(left)[0].targets[0] == "whale"
     # without memory of the pending card the guitar would be worth as much as the whale
-    fresh = spy_view(own=("guitar", "whale"), visible=left.visible)
+    fresh = spy_view(own=("guitar", "whale"), visible=left.visible, assassins=("knife",), opponent=("moon", "rocket"))
     ranked = {o.word: o.score for o in EmbeddingSpymaster(emb, prefer_common=0.0).rank_clues(fresh, top=9)}
     assert ranked["music"] == pytest.approx(ranked["ocean"], abs=0.05)
 

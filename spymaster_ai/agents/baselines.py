@@ -50,7 +50,7 @@ class ClosestCardSpymaster(ClueVocabularyAgent):
             raise ValueError("no own card left to clue")
         board = self._matrices(view)
         own_cols = sorted(board.column[w] for w in view.own)
-        best = board.sim(0)[:, own_cols].max(axis=1)
+        best = board.sim(0)[own_cols].max(axis=0)
         allowed = board.legal.mask(view.visible) & ~self._banned(view)
         best = np.where(allowed, best, -np.inf)
         vocab = self.vocabulary

@@ -17,6 +17,17 @@ from .legal_clues import LegalClueMask, is_legal
 from .vocabulary import SimilarityModel, clue_candidates, zipf_prior
 
 
+def _spread(model: SimilarityModel, sims: np.ndarray) -> float:
+    """The model's own similarity scale if it publishes one, else the spread of this matrix
+    (clue words x board cards: overwhelmingly unrelated pairs, so close to the same thing)."""
+    stats = getattr(model, "similarity_stats", None)
+    if callable(stats):
+        spread = float(stats()[1])
+    else:
+        spread = float(sims.std())
+    return spread if spread > 0 else 1.0
+
+
 class BoardMatrices:
     """Candidate clues x board similarities for one board, and the legality of each clue."""
 
@@ -25,23 +36,31 @@ class BoardMatrices:
         self.column = {w: i for i, w in enumerate(words)}
         self.sims: list[np.ndarray] = []
         self.sims_sq: list[np.ndarray] = []
+        self.spreads: list[float] = []
         done: dict[int, int] = {}
         for m in models:
             if id(m) not in done:
-                s = np.ascontiguousarray(m.similarity(vocab, list(words)), dtype=np.float32)
+                s = np.asarray(m.similarity(vocab, list(words)), dtype=np.float32)
                 if s.shape != (len(vocab), len(words)):
                     raise ValueError(f"similarity returned shape {s.shape}, expected {(len(vocab), len(words))}")
+                s = np.ascontiguousarray(s.T)  # cards-major: reductions over cards are contiguous
                 done[id(m)] = len(self.sims)
                 self.sims.append(s)
                 self.sims_sq.append(s * s)
+                self.spreads.append(_spread(m, s))
         self.index = [done[id(m)] for m in models]
         self.legal = LegalClueMask(vocab, visible)
 
     def sim(self, k: int) -> np.ndarray:
+        """(cards, candidates) similarities under model ``k`` (0: the agent's own model)."""
         return self.sims[self.index[k]]
 
     def sim_sq(self, k: int) -> np.ndarray:
         return self.sims_sq[self.index[k]]
+
+    def spread(self, k: int) -> float:
+        """Model ``k``'s similarity scale (what one standard deviation of similarity means)."""
+        return self.spreads[self.index[k]]
 
 
 class ClueVocabularyAgent:

@@ -65,6 +65,34 @@ class ClueOption:
 PartnerSpec = Union[None, SimilarityModel, Sequence[SimilarityModel]]
 
 
+class _Shortlist:
+    """The candidate columns worth scoring on one board, with their similarity sub-matrices.
+
+    Why: of ~30,000 words only a few hundred per own card stand out for it at all; scoring
+    just their union keeps a clue at a few milliseconds. A word is kept when it is among the
+    ``size`` words with the highest board-standardised similarity to some own card, under
+    the own model or any partner model.
+    """
+
+    def __init__(self, board: BoardMatrices, own_cols: np.ndarray, n_models: int, size: Optional[int], per_clue_spread: bool) -> None:
+        self.board = board
+        self.own = frozenset(own_cols.tolist())
+        n_vocab = board.sims[0].shape[1]
+        if size is None or size >= n_vocab:
+            self.columns = np.arange(n_vocab)
+        else:
+            keep = np.zeros(n_vocab, dtype=bool)
+            for sim in board.sims:
+                z = sim - sim.mean(axis=0)  # ranked within a card's row: the model's scale is moot
+                if per_clue_spread:
+                    z /= np.maximum(sim.std(axis=0), 1e-6)
+                top = np.argpartition(-z[own_cols], size - 1, axis=1)[:, :size]
+                keep[top.ravel()] = True
+            self.columns = np.flatnonzero(keep)
+        self.sims = [np.ascontiguousarray(board.sim(k)[:, self.columns]) for k in range(n_models)]
+        self.sims_sq = [x * x for x in self.sims]
+
+
 class EmbeddingSpymaster(ClueVocabularyAgent):
     """Clues scored by the expected finds of a partner model, minus the risk-weighted cost of a miss.
 
@@ -73,8 +101,15 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     one model, or several (the score is averaged over them: the guesser is one of these, or
     the worst case with ``partner_mode="min"``). ``risk`` in [0, 1]: 0 weighs a miss double,
     0.5 at its cost, 1 ignores it. ``temperature``: the partner's softmax temperature in
-    z-score units. ``prefer_common``: bonus, in own cards, for the most common words.
+    z-score units (0.75 fits the first guesses of the human Duet validation split best for
+    both GloVe and MiniLM). ``prefer_common``: bonus, in own cards, for the most common words.
     ``leftover_value``: what re-finding a card an earlier clue still points at is worth.
+    ``shortlist``: per board, only the words among the ``shortlist`` most distinctive for
+    some own card (under any of the models) are scored; ``None`` scores every word.
+    ``standardise``: how the partner standardises a clue's similarities over the visible
+    board: ``"model"`` centres them and divides by the model's similarity scale (a clue
+    unrelated to every card then gives a flat, uninformative guess distribution);
+    ``"board"`` divides by the clue's own spread over the board (a plain z-score).
     """
 
     def __init__(
@@ -86,10 +121,12 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         max_count: int = 4,
         vocabulary_size: Optional[int] = 30000,
         prefer_common: float = 0.1,
-        temperature: float = 0.6,
+        temperature: float = 0.75,
         partner_mode: str = "mean",
         leftover_value: float = 0.5,
         costs: Optional[Mapping[str, float]] = None,
+        shortlist: Optional[int] = 400,
+        standardise: str = "model",
     ) -> None:
         if partner is None:
             partners: list[SimilarityModel] = [embedding]
@@ -106,6 +143,10 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             raise ValueError(f"max_count must be at least 1, got {max_count}")
         if temperature <= 0:
             raise ValueError(f"temperature must be positive, got {temperature}")
+        if shortlist is not None and shortlist < 1:
+            raise ValueError(f"shortlist must be positive (or None for every word), got {shortlist}")
+        if standardise not in ("model", "board"):
+            raise ValueError(f"standardise must be 'model' or 'board', got {standardise!r}")
         if partner_mode not in ("mean", "min"):
             raise ValueError(f"partner_mode must be 'mean' or 'min', got {partner_mode!r}")
         if costs is not None:
@@ -119,6 +160,9 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         self.partner_mode = partner_mode
         self.leftover_value = float(leftover_value)
         self.costs = dict(costs) if costs is not None else None
+        self.shortlist = shortlist
+        self.standardise = standardise
+        self._short: Optional[_Shortlist] = None
 
     # -- the per-clue arrays -------------------------------------------------------------------
 
@@ -144,7 +188,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
                 continue
             i = self._vocab_index.get(clue.word)
             if i is not None:
-                row = np.mean([board.sim(k)[i] for k in range(1, len(self.partners) + 1)], axis=0)
+                row = np.mean([board.sim(k)[:, i] for k in range(1, len(self.partners) + 1)], axis=0)
             else:
                 row = np.asarray(self.embedding.similarity([clue.word], list(board.words)), dtype=np.float32)[0]
             order = sorted(own_cols.tolist(), key=lambda c: (-float(row[c]), board.words[c]))
@@ -174,26 +218,33 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         value = self._card_values(view, board, own_cols)
         weight = 2.0 * (1.0 - self.risk)
 
+        short = self._short
+        if short is None or short.board is not board or not set(own_cols.tolist()) <= short.own:
+            short = self._short = _Shortlist(board, own_cols, len(self.partners) + 1, self.shortlist, self.standardise == "board")
+        cols = short.columns
+        allowed = board.legal.mask(view.visible)[cols] & ~self._banned(view)[cols]
+        if not allowed.any():
+            raise RuntimeError("no legal clue left in the vocabulary for this board")
+
         utilities = []
         for k in range(1, len(self.partners) + 1):
-            out = expected_outcome(board.sim(k), guessable, own, value, cost, cap, self.temperature, board.sim_sq(k))
+            spread = board.spread(k) if self.standardise == "model" else None
+            out = expected_outcome(short.sims[k], guessable, own, value, cost, cap, self.temperature, short.sims_sq[k], spread)
             utilities.append((out.found - weight * out.cost, out.found, out.cost))
-        if self.partner_mode == "min" and len(utilities) > 1:
-            util = np.min([u[0] for u in utilities], axis=0)
+        if len(utilities) == 1:
+            util, found, spent = utilities[0]
         else:
-            util = np.mean([u[0] for u in utilities], axis=0)
-        found = np.mean([u[1] for u in utilities], axis=0)
-        spent = np.mean([u[2] for u in utilities], axis=0)
+            combine = np.min if self.partner_mode == "min" else np.mean
+            util = combine([u[0] for u in utilities], axis=0)
+            found = np.mean([u[1] for u in utilities], axis=0)
+            spent = np.mean([u[2] for u in utilities], axis=0)
 
         best_k = np.argmax(util, axis=1)  # first maximum: the smaller count on a tie
         rows = np.arange(util.shape[0])
         assert self._prior is not None
-        score = util[rows, best_k] + self.prefer_common * self._prior
-        allowed = board.legal.mask(view.visible) & ~self._banned(view)
+        score = util[rows, best_k] + self.prefer_common * self._prior[cols]
         score = np.where(allowed, score, -np.inf)
         n_ok = int(allowed.sum())
-        if n_ok == 0:
-            raise RuntimeError("no legal clue left in the vocabulary for this board")
         top = max(1, min(int(top), n_ok))
         if top < n_ok:
             cut = np.partition(score, -top)[-top]
@@ -201,9 +252,9 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         else:
             chosen = np.flatnonzero(allowed)
         vocab = self.vocabulary
-        chosen = sorted(chosen.tolist(), key=lambda i: (-float(score[i]), vocab[i]))[:top]
+        chosen = sorted(chosen.tolist(), key=lambda i: (-float(score[i]), vocab[cols[i]]))[:top]
 
-        own_sim = board.sim(0)
+        own_sim = short.sims[0].T  # (candidates, cards) view
         bad_cols = [col[w] for w in view.bad]
         options = []
         for i in chosen:
@@ -216,7 +267,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
                 bad_word, bad_sim = None, None
             options.append(
                 ClueOption(
-                    word=vocab[i],
+                    word=vocab[cols[i]],
                     count=k,
                     targets=tuple(board.words[c] for c in ranked_own[:k]),
                     score=float(score[i]),
