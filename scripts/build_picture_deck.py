@@ -317,8 +317,8 @@ def clean_tags(raw: list[str], caption: str) -> list[str]:
             if zipf_frequency(word, "en") < MIN_TAG_ZIPF:
                 continue
             lemma = _lemma(word)
-            if lemma in seen:
-                continue
+            if lemma in seen or lemma in GENERIC_TAGS or lemma in COLOUR_AND_SHAPE_TAGS:
+                continue  # "blues" (music) would become the colour "blue"
             seen.add(lemma)
             out.append(lemma)
     return out
