@@ -50,13 +50,21 @@ def list_command(as_json: bool = typer.Option(False, "--json", help="One JSON ob
     from rich.console import Console
     from rich.table import Table
 
+    console = Console()
+    if not console.is_terminal:  # piped: no terminal width to respect, keep commands whole
+        console = Console(width=220)
     table = Table(title=f"Embedding backends (default: {DEFAULT_EMBEDDING})")
     for column in ("name", "description", "installed", "how to install / note"):
         table.add_column(column, overflow="fold")
     for row in rows:
         how = row.install if not row.installed else row.note
         table.add_row(row.name, row.description, "yes" if row.installed else "no", how)
-    Console(soft_wrap=False).print(table)
+    console.print(table)
+    missing = [row for row in rows if not row.installed]
+    if missing:  # whole lines, easy to copy even where the table wraps
+        typer.echo("To install:")
+        for row in missing:
+            typer.echo(f"  {row.name}: {row.install}")
 
 
 def _print_facts(facts: dict[str, Any]) -> None:

@@ -177,6 +177,8 @@ def _build(name: str, vocabulary: Vocabulary, vocab_size: int) -> Embedding:
         parts = [part for part in rest.split("+") if part]
         if len(parts) < 2:
             raise EmbeddingError(f"{prefix}: needs at least two models, e.g. {prefix}:minilm+glove50")
+        if len(set(parts)) != len(parts):
+            raise EmbeddingError(f"{prefix}: a model is listed twice in {rest}")
         members = [load_embedding(part, vocab_size=vocab_size) for part in parts]
         return EnsembleEmbedding(members, mode=prefix)
     if sep and prefix == "vectors":

@@ -8,8 +8,10 @@ loader at the package folder so it never tries to download them.
 
 from __future__ import annotations
 
+import logging
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -21,15 +23,27 @@ CONFIG = "l2_supercat"
 DIM = 256
 
 
+def _import_wordllama() -> tuple[Any, Any]:
+    """Import wordllama without the ``logging.basicConfig(level=INFO)`` it runs at import,
+    which would make every library's INFO messages appear in our command-line output."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        import wordllama
+        from wordllama import WordLlama
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    return wordllama, WordLlama
+
+
 class WordLlamaEmbedding(EncodedEmbedding):
     """Mean of WordLlama token embeddings; a clue word is native when it is a single token."""
 
     disk_cache = False
 
     def __init__(self, vocabulary: Vocabulary) -> None:
-        import wordllama
-        from wordllama import WordLlama
-
+        wordllama, WordLlama = _import_wordllama()
         package_dir = Path(wordllama.__file__).parent
         try:
             # cache_dir=package dir: wordllama looks for its bundled tokenizer under

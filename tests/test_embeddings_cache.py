@@ -1,0 +1,123 @@
+"""The on-disk vocabulary cache: keyed by model and vocabulary, rebuilt when damaged."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from spymaster_ai.embeddings.cache import CacheWarning, cache_root
+from spymaster_ai.embeddings.encoded import EncodedEmbedding
+from spymaster_ai.embeddings.keyed_vectors import hashed_vector
+from spymaster_ai.embeddings.vocabulary import load_vocabulary
+
+
+class CountingEncoder(EncodedEmbedding):
+    """A tiny deterministic encoder that counts the words it encodes."""
+
+    def __init__(self, vocabulary, version="1"):
+        self.encoded = 0
+        super().__init__("counting", vocabulary, {"version": version}, 16, "test encoder")
+
+    def _encode(self, words, advance):
+        self.encoded += len(words)
+        advance(len(words))
+        return np.stack([hashed_vector(w, 16) * 3.0 for w in words])
+
+
+@pytest.fixture(autouse=True)
+def tmp_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("SPYMASTER_AI_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return load_vocabulary(200)
+
+
+def test_cache_root_follows_environment(tmp_cache, monkeypatch):
+    assert cache_root() == tmp_cache
+    monkeypatch.delenv("SPYMASTER_AI_CACHE")
+    assert cache_root().parts[-2:] == (".cache", "spymaster_ai")
+
+
+def test_built_once_then_read_back(vocab, tmp_cache):
+    first = CountingEncoder(vocab)
+    matrix = first.vocabulary_vectors()
+    assert first.encoded == 200 and matrix.shape == (200, 16)
+    assert np.allclose(np.linalg.norm(matrix, axis=1), 1.0, atol=1e-6)
+    path = first.cache_file()
+    assert path.parent.parent == tmp_cache and path.exists()
+    meta = json.loads(path.with_suffix(".json").read_text())
+    assert meta["key"] == first.cache_key() and meta["shape"] == [200, 16] and len(meta["sha256"]) == 64
+
+    second = CountingEncoder(vocab)
+    assert np.array_equal(second.vocabulary_vectors(), matrix)
+    assert second.encoded == 0, "a valid cache must not be re-encoded"
+
+
+def test_key_changes_with_model_and_vocabulary(vocab):
+    base = CountingEncoder(vocab).cache_file()
+    assert CountingEncoder(vocab).cache_file() == base
+    assert CountingEncoder(vocab, version="2").cache_file() != base
+    assert CountingEncoder(load_vocabulary(150)).cache_file() != base
+
+
+def _damage_truncate(path):
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _damage_flip_value(path):
+    array = np.load(path)
+    array[3, 5] += 0.25
+    np.save(path, array)  # same shape and dtype: only the checksum can tell
+
+
+def _damage_meta(path):
+    path.with_suffix(".json").write_text("{not json", encoding="utf-8")
+
+
+def _damage_wrong_shape(path):
+    np.save(path, np.zeros((10, 16), dtype=np.float32))
+
+
+@pytest.mark.parametrize("damage", [_damage_truncate, _damage_flip_value, _damage_meta, _damage_wrong_shape])
+def test_damaged_cache_is_detected_and_rebuilt(vocab, damage):
+    good = CountingEncoder(vocab)
+    reference = good.vocabulary_vectors().copy()
+    path = good.cache_file()
+    damage(path)
+
+    fresh = CountingEncoder(vocab)
+    with pytest.warns(CacheWarning, match="rebuilding"):
+        rebuilt = fresh.vocabulary_vectors()
+    assert fresh.encoded == 200
+    assert np.array_equal(rebuilt, reference)
+
+    healed = CountingEncoder(vocab)
+    assert np.array_equal(healed.vocabulary_vectors(), reference) and healed.encoded == 0
+
+
+def test_vectors_do_not_depend_on_cache_or_batch(vocab):
+    emb = CountingEncoder(vocab)
+    words = ["apple", vocab.words[7], "ice cream"]
+    before = emb.vectors(words)  # vocabulary not built yet: encoded on demand
+    emb.vocabulary_vectors()
+    after = emb.vectors(words)
+    assert np.array_equal(before, after)
+    assert np.array_equal(after[1], emb.vocabulary_vectors()[7])
+    memo = emb.encoded
+    emb.vectors(["ice cream"])
+    assert emb.encoded == memo, "words are encoded once per process"
+
+
+def test_unwritable_cache_still_returns_vectors(vocab, tmp_cache):
+    tmp_cache.parent.mkdir(parents=True, exist_ok=True)
+    tmp_cache.write_text("a file where the cache folder should be", encoding="utf-8")
+    emb = CountingEncoder(vocab)
+    with pytest.warns(CacheWarning, match="could not write"):
+        matrix = emb.vocabulary_vectors()
+    assert matrix.shape == (200, 16)
