@@ -115,10 +115,13 @@ class CaptionEmbedding(Embedding):
         if left_index is not None:
             sims = sims[left_index]
         sims = sims[:, right_index]
-        if col_x is not None:
-            sims = self._reduce(sims, col_x, axis=1)
-        if row_x is not None:
-            sims = self._reduce(sims, row_x, axis=0)
+        # Texts -> pictures on both sides first, then pictures -> cards: a card-to-card score
+        # is the best pair of pictures, each picture scored over all its texts.
+        expansions = [(x, axis) for x, axis in ((col_x, 1), (row_x, 0)) if x is not None]
+        for x, axis in expansions:
+            sims = self._pictures(sims, x, axis)
+        for x, axis in expansions:
+            sims = np.maximum.reduceat(sims, x.item_starts, axis=axis)
         return np.ascontiguousarray(sims, dtype=np.float32)
 
     def describe(self) -> dict[str, Any]:
@@ -158,14 +161,12 @@ class CaptionEmbedding(Embedding):
         return _Expansion(texts, np.asarray(weights, dtype=np.float32),
                           np.asarray(picture_starts, dtype=np.intp), np.asarray(item_starts, dtype=np.intp))
 
-    def _reduce(self, sims: np.ndarray, x: _Expansion, axis: int) -> np.ndarray:
-        """Texts -> pictures (weighted mean or max) -> items (max over a card's pictures)."""
+    def _pictures(self, sims: np.ndarray, x: _Expansion, axis: int) -> np.ndarray:
+        """Texts -> pictures along ``axis``: the weighted mean, or the max, of a picture's texts."""
         if self.mode == "max":
-            per_picture = np.maximum.reduceat(sims, x.picture_starts, axis=axis)
-        else:
-            shape = (1, -1) if axis == 1 else (-1, 1)
-            per_picture = np.add.reduceat(sims * x.weights.reshape(shape), x.picture_starts, axis=axis)
-        return np.maximum.reduceat(per_picture, x.item_starts, axis=axis)
+            return np.maximum.reduceat(sims, x.picture_starts, axis=axis)
+        shape = (1, -1) if axis == 1 else (-1, 1)
+        return np.add.reduceat(sims * x.weights.reshape(shape), x.picture_starts, axis=axis)
 
 
 def _unique(texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
@@ -229,7 +230,7 @@ def held_out_tag_probe(text: Embedding, deck: PictureDeck | None = None, modes: 
                            np.asarray(starts, dtype=np.intp), np.arange(len(board), dtype=np.intp))
             unique, index = _unique(texts)
             sims = text.similarity([tag], unique)[:, index]
-            scores[:] = model._reduce(sims, x, axis=1)[0]
+            scores[:] = model._pictures(sims, x, axis=1)[0]  # one picture per card here
             # Rank of the target (index 0); ties count against it.
             ranks.append(1 + int(np.sum(scores[1:] >= scores[0])))
         ranks_arr = np.asarray(ranks, dtype=np.float64)
