@@ -40,7 +40,7 @@ def write_board_png(screen: Screen, path: str | Path) -> Path:
 
 def _show_events(console: Console, events: Iterable[Event]) -> None:
     for e in events:
-        console.print(render_event(e.kind, e.text))
+        console.print(render_event(e.kind, e.text), soft_wrap=True)  # the terminal wraps; paths stay whole
 
 
 def run_console(
@@ -62,13 +62,14 @@ def run_console(
     def draw() -> None:
         console.print(render_screen(session.screen()))
         if png is not None:
-            console.print(f"Board image: {write_board_png(session.screen(), png)}")
+            console.print(f"Board image: {write_board_png(session.screen(), png)}", soft_wrap=True)
 
     def saved_note() -> None:
         if save_path is not None:
-            console.print(f"The game is saved in {save_path}. Continue it with: spymaster-ai play resume {save_path}")
+            console.print(f"The game is saved in {save_path}. Continue it with: spymaster-ai play resume {save_path}",
+                          soft_wrap=True)
         else:
-            console.print("This game was not saved (--no-save).")
+            console.print("This game was not saved (--no-save).", soft_wrap=True)
 
     _show_events(console, intro)
     _show_events(console, [Event("info", "Type 'help' for the commands, 'quit' to leave (the game is saved).")])
@@ -84,7 +85,7 @@ def run_console(
             for screen in keys:
                 console.print(render_screen(screen))
             if save_path is not None:
-                console.print(f"The finished game is kept in {save_path}.")
+                console.print(f"The finished game is kept in {save_path}.", soft_wrap=True)
             return EXIT_OK
         prompt = session.prompt()
         assert prompt is not None  # advance() ran: it is the human's move

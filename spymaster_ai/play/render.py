@@ -69,9 +69,9 @@ def render_screen(screen: Screen) -> RenderableType:
         grid.add_row(*[_cell(c, screen.palette) for c in cells[start : start + screen.columns]])
     parts: list[RenderableType] = [grid]
     if screen.key_legend:
-        parts.append(Text(f"Words under the cards: {screen.key_legend}; ■ = covered", style="dim"))
+        parts.append(Text(f"Under the cards: {screen.key_legend}. ■ covered", style="dim"))
     else:
-        parts.append(Text("■ = covered", style="dim"))
+        parts.append(Text("■ covered", style="dim"))
     if screen.clues:
         history = Table(title="Clues so far", title_justify="left", show_edge=False, pad_edge=False)
         history.add_column("#", justify="right")

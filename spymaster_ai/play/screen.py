@@ -159,7 +159,7 @@ def duet_screen(
     current = None
     if game.clue is not None:
         current = f"Clue: {str(game.clue).upper()} - guesses made {game.guesses_made} (no limit)"
-    return Screen(title, tuple(cells), "duet", "your side of the key (the AI sees the other side)", tuple(status), clues, current)
+    return Screen(title, tuple(cells), "duet", "your side of the key (the AI sees the other)", tuple(status), clues, current)
 
 
 def key_screen(game: ClassicGame | DuetGame, labels: Mapping[str, str], title: str) -> list[Screen]:

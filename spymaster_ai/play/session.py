@@ -247,6 +247,9 @@ class Session:
             return reply
         try:
             reply.events += self._apply(self._actor(), move)
+        except InvalidClueError as exc:
+            reply.events.append(Event("error", f"{self._explain(exc)}. Refused: it costs nothing, give another clue."))
+            return reply
         except IllegalMove as exc:
             reply.events.append(Event("error", self._explain(exc)))
             return reply
