@@ -95,9 +95,14 @@ def vocabulary():
     return load_vocabulary(60)
 
 
-@pytest.fixture()
-def clip(clip_folder, vocabulary, tmp_path, monkeypatch) -> ClipEmbedding:
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    """Encoded vocabularies go to a temporary cache, never the user's."""
     monkeypatch.setenv("SPYMASTER_AI_CACHE", str(tmp_path / "cache"))
+
+
+@pytest.fixture()
+def clip(clip_folder, vocabulary) -> ClipEmbedding:
     return ClipEmbedding(clip_folder, vocabulary)
 
 
