@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,9 @@ import pytest
 
 from spymaster_ai.embeddings.base import Embedding, EmbeddingError
 from spymaster_ai.embeddings.captions import (
+    CLUE_PROBE_FILE,
     CaptionEmbedding,
+    clue_probe,
     held_out_tag_probe,
     load_captions,
 )
@@ -213,3 +216,40 @@ def test_load_captions_takes_an_embedding(text, deck):
     model = load_captions(text, deck=deck, mode="caption")
     assert isinstance(model, CaptionEmbedding) and model.text is text and model.mode == "caption"
     assert Path(model.deck.root) == Path(deck.root)
+
+
+def test_shipped_clue_probe_is_consistent_with_the_deck(deck):
+    data = json.loads((deck.root / CLUE_PROBE_FILE).read_text(encoding="utf-8"))
+    for cards in data["boards"].values():
+        assert len(cards) == 20 and len(set(cards)) == 20 and all(c in deck for c in cards)
+    assert len(data["clues"]) >= 30
+    for board, clue, target in data["clues"]:
+        assert target in data["boards"][board]
+        assert clue.isalpha() and clue == clue.lower()
+
+
+def test_clue_probe_scores_an_exact_model_perfectly(tmp_path):
+    class Exact(FakeText):
+        def similarity(self, rows, cols):
+            return np.array([[1.0 if r == c else 0.0 for c in cols] for r in rows], dtype=np.float32)
+
+    image = load_deck().cards[0].image
+    cards = [PictureCard(f"pic:{w}", image, w, ("thing",), "x", (str(i),))
+             for i, w in enumerate(["apple", "boat", "cloud", "drum"])]
+    deck = PictureDeck(cards, tmp_path)
+    probe = tmp_path / "probe.json"
+    probe.write_text(json.dumps({"boards": {"b": [c.id for c in cards]},
+                                 "clues": [["b", "boat", "pic:boat"], ["b", "drum", "pic:drum"],
+                                           ["b", "thing", "pic:apple"]]}))
+    scores = clue_probe(Exact(), deck=deck, path=probe, modes=("caption", "max"))
+    # "boat" and "drum" name their card; "thing" ties all four cards (ranked last).
+    assert scores["caption"] == {"top1": pytest.approx(2 / 3), "mean_rank": pytest.approx((1 + 1 + 4) / 3)}
+    assert scores["max"]["top1"] == pytest.approx(2 / 3)
+
+
+def test_clue_probe_runs_on_the_shipped_probe(text, deck):
+    scores = clue_probe(text, deck=deck)
+    assert set(scores) == {"mean", "max", "caption"}
+    assert clue_probe(text, deck=deck) == scores
+    for s in scores.values():
+        assert 0.0 <= s["top1"] <= 1.0 and 1.0 <= s["mean_rank"] <= 20.0

@@ -34,9 +34,11 @@ follows.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -238,12 +240,41 @@ def held_out_tag_probe(text: Embedding, deck: PictureDeck | None = None, modes: 
     return results
 
 
+CLUE_PROBE_FILE = "clue_probe.json"
+
+
+def clue_probe(text: Embedding, deck: PictureDeck | None = None, modes: Sequence[str] = CAPTION_MODES,
+               caption_weight: float = CAPTION_WEIGHT, path: str | Path | None = None) -> dict[str, dict[str, float]]:
+    """How well each mode finds the intended card of hand-written clues on fixed boards.
+
+    Reads ``clue_probe.json`` beside the deck (boards of card ids; clues with one intended
+    card each, written by a person looking at the boards) and returns, per mode, the top-1
+    rate and the mean rank of the intended card (ties count against it).
+    """
+    deck = deck if deck is not None else load_deck()
+    data = json.loads(Path(path or deck.root / CLUE_PROBE_FILE).read_text(encoding="utf-8"))
+    boards: dict[str, list[str]] = data["boards"]
+    results: dict[str, dict[str, float]] = {}
+    for mode in modes:
+        model = CaptionEmbedding(text, deck=deck, mode=mode, caption_weight=caption_weight)
+        scores = {name: model.similarity([clue for b, clue, _ in data["clues"] if b == name], cards)
+                  for name, cards in boards.items()}
+        ranks = []
+        seen: dict[str, int] = {}
+        for board, _clue, target in data["clues"]:
+            row = seen[board] = seen.get(board, -1) + 1
+            sims = scores[board][row]
+            ranks.append(int(np.sum(sims >= sims[boards[board].index(target)])))
+        ranks_arr = np.asarray(ranks, dtype=np.float64)
+        results[mode] = {"top1": float(np.mean(ranks_arr == 1)), "mean_rank": float(ranks_arr.mean())}
+    return results
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Print the probe for the given text backends: ``python -m spymaster_ai.embeddings.captions minilm glove50``."""
     import argparse
-    import json
 
-    parser = argparse.ArgumentParser(description=held_out_tag_probe.__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description="Score the caption modes with both probes.")
     parser.add_argument("models", nargs="*", default=["minilm", "glove50"])
     parser.add_argument("--boards", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
@@ -252,9 +283,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     from .registry import load_embedding
 
     for name in args.models:
-        scores = held_out_tag_probe(load_embedding(name), boards=args.boards, seed=args.seed,
-                                    caption_weight=args.caption_weight)
-        print(json.dumps({"model": name, "caption_weight": args.caption_weight, **scores}))
+        model = load_embedding(name)
+        held_out = held_out_tag_probe(model, boards=args.boards, seed=args.seed, caption_weight=args.caption_weight)
+        clues = clue_probe(model, caption_weight=args.caption_weight)
+        print(json.dumps({"model": name, "caption_weight": args.caption_weight,
+                          "held_out_tag": held_out, "clues": clues}), flush=True)
 
 
 if __name__ == "__main__":
