@@ -26,9 +26,12 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .human_data import ClueTurn, GuessTurn
+from .human_data import ClueTurn, GuessTurn, TargetTurn
 
-__all__ = ["IntendedTurn", "JoinResult", "game_groups", "join_intended_targets"]
+__all__ = [
+    "IntendedTurn", "JoinResult", "clue_games", "game_groups", "guess_games", "join_intended_targets",
+    "target_games",
+]
 
 # RULES.md §3: of a side's 3 black cards exactly 1 is green on the other side (coverable).
 MAX_COVERED_BLACK = 1
@@ -102,3 +105,18 @@ def game_groups(word_sets: Sequence[Iterable[str]]) -> np.ndarray:
                 parent[root(i)] = root(j)
     ids: dict[int, int] = {}
     return np.array([ids.setdefault(root(i), len(ids)) for i in range(len(sets))], dtype=np.int64)
+
+
+def guess_games(turns: Sequence[GuessTurn]) -> np.ndarray:
+    """Game ids of guess turns: the visible cards only shrink during a game."""
+    return game_groups([t.remaining for t in turns])
+
+
+def clue_games(turns: Sequence[ClueTurn]) -> np.ndarray:
+    """Game (giver side) ids of clue turns: black and tan cards only shrink; targets change."""
+    return game_groups([t.black + t.tan for t in turns])
+
+
+def target_games(turns: Sequence[TargetTurn]) -> np.ndarray:
+    """Game (giver side) ids of target choices: every listed card only shrinks."""
+    return game_groups([t.green + t.black + t.tan for t in turns])
