@@ -121,3 +121,13 @@ def test_unwritable_cache_still_returns_vectors(vocab, tmp_cache):
     with pytest.warns(CacheWarning, match="could not write"):
         matrix = emb.vocabulary_vectors()
     assert matrix.shape == (200, 16)
+
+
+def test_large_vocabulary_subsets_go_through_the_cache():
+    vocab = load_vocabulary(400)
+    CountingEncoder(vocab).vocabulary_vectors()  # build the cache
+    emb = CountingEncoder(vocab)
+    subset = tuple(w for i, w in enumerate(vocab.words) if i % 10 != 3)  # an agent's filtered list
+    matrix = emb.vectors(subset)
+    assert emb.encoded == 0, "a big slice of the vocabulary must come from the disk cache"
+    assert np.array_equal(matrix[0], emb.vocabulary_vectors()[0])

@@ -168,6 +168,22 @@ class VectorEmbedding(Embedding):
             return self.vocabulary_vectors()
         return self.vectors(words)
 
+    def similarity_stats(self) -> tuple[float, float]:
+        """As ``Embedding.similarity_stats``, read straight from the vocabulary vectors."""
+        cached = getattr(self, "_similarity_stats", None)
+        if cached is None:
+            matrix = self.vocabulary_vectors()
+            if len(matrix) < 2:
+                raise EmbeddingError(f"{self.name}: clue vocabulary too small to calibrate")
+            step = max(1, len(matrix) // CALIBRATION_SAMPLE)
+            sample = matrix[::step][:CALIBRATION_SAMPLE]
+            sims = (sample @ sample.T).astype(np.float64)
+            off_diagonal = sims[~np.eye(len(sample), dtype=bool)]
+            std = float(off_diagonal.std())
+            cached = (float(off_diagonal.mean()), std if std > 0 else 1.0)
+            self._similarity_stats = cached
+        return cached
+
     def similarity(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
         """Cosine similarity: one float32 matrix product of unit vectors."""
         left = self._matrix(rows)

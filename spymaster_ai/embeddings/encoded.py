@@ -27,6 +27,10 @@ ENCODER_VERSION = 1
 # Encodes of at least this many words show a progress bar on stderr.
 PROGRESS_THRESHOLD = 2000
 
+# A request holding this many vocabulary words loads (or builds and caches) the whole
+# vocabulary matrix instead of encoding them one by one; the bits are the same either way.
+VOCABULARY_LOAD_THRESHOLD = 256
+
 Advance = Callable[[int], None]
 
 
@@ -120,6 +124,10 @@ class EncodedEmbedding(VectorEmbedding):
         out = np.empty((len(words), self.dim), dtype=np.float32)
         with self._lock:
             vocab_matrix = self._vocab_matrix
+            if vocab_matrix is None:
+                in_vocab = sum(1 for w in words if w in self._vocab_index and w not in self._memo)
+                if in_vocab >= VOCABULARY_LOAD_THRESHOLD:  # e.g. an agent's filtered vocabulary
+                    vocab_matrix = self._vocabulary_matrix()
             missing: list[str] = []
             for word in dict.fromkeys(words):
                 if word in self._memo:

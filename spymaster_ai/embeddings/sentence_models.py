@@ -72,6 +72,9 @@ class SentenceTransformerEmbedding(EncodedEmbedding):
         dim = get_dim()
         super().__init__(name, vocabulary, identity, dim, description)
 
+    def describe(self) -> dict[str, Any]:
+        return {**super().describe(), "model_folder": str(self.folder)}
+
     def _encode(self, words: list[str], advance: Advance) -> np.ndarray:
         token_ids = self.model.tokenizer(words, truncation=True,
                                          max_length=self.model.max_seq_length)["input_ids"]
