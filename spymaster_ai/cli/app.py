@@ -20,6 +20,7 @@ def _register() -> None:
     from . import agent_cmds  # noqa: F401
     from . import play_cmds  # noqa: F401
     from . import embeddings_cmd  # noqa: F401
+    from . import eval_cmds  # noqa: F401
 
 
 def main() -> None:

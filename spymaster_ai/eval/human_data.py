@@ -126,6 +126,7 @@ class HumanDataset:
     targets: tuple[TargetTurn, ...]
     problems: tuple[RowProblem, ...]
     rows_read: dict[str, int]  # data rows looked at per task (after --limit)
+    limit: Optional[int] = None
 
 
 # -- locating the files ------------------------------------------------------------------------
@@ -360,4 +361,5 @@ def load_human_data(path: Union[str, Path], limit: Optional[int] = None, strict:
         targets=tuple(targets),
         problems=tuple(p1 + p2 + p3),
         rows_read={"guess": n1, "clue": n2, "targets": n3},
+        limit=limit,
     )
