@@ -255,3 +255,9 @@ def test_roles_cover_every_game():
         lineup("duet", "a", "b", opponent_spymaster="c")
     with pytest.raises(ValueError, match="needs agents"):
         play_game("solo", {}, {}, seed=1)
+
+
+def test_clue_cap_in_classic_is_a_loss_without_a_winner():
+    r = play("classic", "codebook:1", options=PlayOptions(max_clues=2))
+    assert r.error["role"] is None and not r.won and r.loss_cause == "error"
+    assert r.extra["winner"] is None and r.extra["clues"] == {"red": 1, "blue": 1}

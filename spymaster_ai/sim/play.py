@@ -329,7 +329,7 @@ def _words(options: PlayOptions) -> tuple[str, ...]:
     return load_words(options.wordlist)
 
 
-def _play_two_teams(kind: str, table: _Table, specs: Mapping[str, str], seed: int, index: int) -> dict:
+def _play_two_teams(kind: str, table: _Table, seed: int, index: int) -> dict:
     from ..rules.classic import ClassicGame
 
     options = table.options
@@ -347,23 +347,14 @@ def _play_two_teams(kind: str, table: _Table, specs: Mapping[str, str], seed: in
     )
     seats = {Team.RED: ("red_spymaster", "red_guesser"), Team.BLUE: ("blue_spymaster", "blue_guesser")}
     tallies = {Team.RED: _Tally(), Team.BLUE: _Tally()}
-    fault = None
-    try:
-        _reset_agents(table.agents, seed)
-        _drive_classic(game, seats, table, tallies, random.Random(derive_seed(seed, "covers")))
-    except _Fault as exc:
-        fault = exc
-    turns = {t.value: int(game.turns.get(t, 0)) for t in Team}
+    fault = _run_guarded(lambda: _drive_classic(game, seats, table, tallies, _cover_rng(seed)), table, seed)
+    winner: Optional[Team] = game.winner
     if fault is not None:
-        # The erring team forfeits; an error not attributable to a team is a loss for red.
-        at_fault = Team.RED if fault.role is None or fault.role.startswith("red") else Team.BLUE
-        winner: Optional[Team] = at_fault.other
-        won, cause = winner is Team.RED, (None if winner is Team.RED else "error")
-    else:
-        winner = game.winner
-        won = winner is Team.RED
-        cause = None if won else (game.loss_cause.value if game.loss_cause is not None else None)
-    red = tallies[Team.RED]
+        # The erring team forfeits; an error no team caused (the clue cap) is a loss with no winner.
+        winner = None if fault.role is None else (Team.BLUE if fault.role.startswith("red") else Team.RED)
+    won = winner is Team.RED
+    cause = None if won else ("error" if fault else (game.loss_cause.value if game.loss_cause else None))
+    turns = {t.value: int(game.turns.get(t, 0)) for t in Team}
     extra = {
         "starting": starting.value,
         "winner": winner.value if winner is not None else None,
@@ -373,60 +364,55 @@ def _play_two_teams(kind: str, table: _Table, specs: Mapping[str, str], seed: in
         "correct": {t.value: tallies[t].correct for t in Team},
     }
     return dict(
-        won=won, loss_cause=cause, turns=sum(turns.values()), score=None, tally=red,
+        won=won, loss_cause=cause, turns=sum(turns.values()), score=None, tally=tallies[Team.RED],
         invalid_clues=sum(t.invalid for t in tallies.values()), fault=fault, extra=extra, game=game,
     )
 
 
-def _play_solo(table: _Table, specs: Mapping[str, str], seed: int, index: int) -> dict:
+def _play_single_team(kind: str, table: _Table, seed: int, index: int) -> dict:
+    """Solo (RULES.md §1 two-player variant) or kim2019 (Kim et al. 2019): one team, red, alone.
+
+    kim2019 is scored in turns to cover the team's 8 cards, a loss counting ``KIM2019_LOSS_TURNS``.
+    """
     from ..rules.classic import ClassicGame
 
     options = table.options
+    layout = KIM2019_LAYOUT if kind == "kim2019" else CLASSIC_LAYOUT
     rng = random.Random(seed)
-    words = deal_words(_words(options), CLASSIC_LAYOUT[0], rng)
-    key = generate_classic_key(rng, CLASSIC_LAYOUT, starting=Team.RED)
-    game = ClassicGame(words, key, solo=True, legality=options.legality, kind="classic")
-    seats = {Team.RED: ("spymaster", "guesser")}
-    tally = _Tally()
-    fault = None
-    try:
-        _reset_agents(table.agents, seed)
-        _drive_classic(game, seats, table, {Team.RED: tally}, random.Random(derive_seed(seed, "covers")))
-    except _Fault as exc:
-        fault = exc
-    won = fault is None and game.winner is Team.RED
-    cause = None if won else ("error" if fault else (game.loss_cause.value if game.loss_cause else None))
-    score = game.score() if won else None
-    return dict(
-        won=won, loss_cause=cause, turns=int(game.turns.get(Team.RED, 0)), score=score, tally=tally,
-        invalid_clues=tally.invalid, fault=fault, extra={}, game=game,
+    words = deal_words(_words(options), layout[0], rng)
+    key = generate_classic_key(rng, layout, starting=Team.RED)
+    game = ClassicGame(
+        words, key, solo=kind == "solo", legality=options.legality, kind="kim2019" if kind == "kim2019" else "classic"
     )
-
-
-def _play_kim2019(table: _Table, specs: Mapping[str, str], seed: int, index: int) -> dict:
-    """Kim et al. 2019: one team alone until its 8 cards are covered; turns, a loss = 25."""
-    from ..rules.classic import ClassicGame
-
-    options = table.options
-    rng = random.Random(seed)
-    words = deal_words(_words(options), KIM2019_LAYOUT[0], rng)
-    key = generate_classic_key(rng, KIM2019_LAYOUT, starting=Team.RED)
-    game = ClassicGame(words, key, legality=options.legality, kind="kim2019")
-    seats = {Team.RED: ("spymaster", "guesser")}
     tally = _Tally()
-    fault = None
-    try:
-        _reset_agents(table.agents, seed)
-        _drive_classic(game, seats, table, {Team.RED: tally}, random.Random(derive_seed(seed, "covers")))
-    except _Fault as exc:
-        fault = exc
+    seats = {Team.RED: ("spymaster", "guesser")}
+    fault = _run_guarded(lambda: _drive_classic(game, seats, table, {Team.RED: tally}, _cover_rng(seed)), table, seed)
     won = fault is None and game.winner is Team.RED
     cause = None if won else ("error" if fault else (game.loss_cause.value if game.loss_cause else None))
     played = int(game.turns.get(Team.RED, 0))
+    if kind == "kim2019":
+        turns, score, extra = (played if won else KIM2019_LOSS_TURNS), None, {"turns_played": played}
+    else:
+        turns, score, extra = played, (game.score() if won else None), {}
     return dict(
-        won=won, loss_cause=cause, turns=played if won else KIM2019_LOSS_TURNS, score=None, tally=tally,
-        invalid_clues=tally.invalid, fault=fault, extra={"turns_played": played}, game=game,
+        won=won, loss_cause=cause, turns=turns, score=score, tally=tally, invalid_clues=tally.invalid, fault=fault,
+        extra=extra, game=game,
     )
+
+
+def _cover_rng(seed: int) -> random.Random:
+    """Seeded choices of cards to cover when no agent chooses (simulated opponents, plain agents)."""
+    return random.Random(derive_seed(seed, "covers"))
+
+
+def _run_guarded(drive: Callable[[], Any], table: _Table, seed: int) -> Optional[_Fault]:
+    """Reset the agents and play; an agent's misbehaviour comes back as the fault, not an exception."""
+    try:
+        _reset_agents(table.agents, seed)
+        drive()
+    except _Fault as exc:
+        return exc
+    return None
 
 
 # ----------------------------------------------------------------------------- duet
@@ -436,14 +422,14 @@ def _duet_role(player: Player, what: str) -> str:
     return f"{player.value.lower()}_{what}"
 
 
-def _drive_duet(game: Any, table: _Table, tally: _Tally) -> bool:
-    """Play a DuetGame to its end; returns whether sudden death was reached."""
+def _drive_duet(game: Any, table: _Table, tally: _Tally) -> None:
+    """Play a DuetGame to its end, asking each player's agents."""
     last_giver: Optional[Player] = None
     sd_order: Optional[list[Player]] = None
     sd_turn = 0
     for _ in range(_MAX_STEPS):
         if game.is_over:
-            return sd_order is not None
+            return
         phase = game.phase
         if phase is Phase.CLUE:
             allowed = tuple(game.allowed_givers())
@@ -493,7 +479,7 @@ def _drive_duet(game: Any, table: _Table, tally: _Tally) -> bool:
     raise _Fault(None, f"game did not end within {_MAX_STEPS} moves")
 
 
-def _play_duet(table: _Table, specs: Mapping[str, str], seed: int, index: int) -> dict:
+def _play_duet(table: _Table, seed: int, index: int) -> dict:
     from ..rules.duet import DuetGame
 
     options = table.options
@@ -505,18 +491,12 @@ def _play_duet(table: _Table, specs: Mapping[str, str], seed: int, index: int) -
     else:
         game = DuetGame(words, key, tokens=options.tokens or 9, legality=options.legality)
     tally = _Tally()
-    fault = None
-    sudden_death = False
-    try:
-        _reset_agents(table.agents, seed)
-        sudden_death = _drive_duet(game, table, tally)
-    except _Fault as exc:
-        fault = exc
+    fault = _run_guarded(lambda: _drive_duet(game, table, tally), table, seed)
     won = fault is None and game.winner is True
     cause = None if won else ("error" if fault else (game.loss_cause.value if game.loss_cause else None))
     extra = {
         "tokens_left": int(game.tokens_left),
-        "sudden_death": bool(sudden_death),
+        "sudden_death": bool(game.needed_sudden_death),
         "greens_left": int(game.greens_left()),
         "mission": options.mission,
     }
@@ -529,12 +509,12 @@ def _play_duet(table: _Table, specs: Mapping[str, str], seed: int, index: int) -
 # ----------------------------------------------------------------------------- entry point
 
 
-_PLAYERS: dict[str, Callable[..., dict]] = {
-    "classic": lambda t, s, seed, i: _play_two_teams("classic", t, s, seed, i),
-    "pictures": lambda t, s, seed, i: _play_two_teams("pictures", t, s, seed, i),
-    "solo": _play_solo,
+_PLAYERS: dict[str, Callable[[_Table, int, int], dict]] = {
+    "classic": lambda table, seed, index: _play_two_teams("classic", table, seed, index),
+    "pictures": lambda table, seed, index: _play_two_teams("pictures", table, seed, index),
+    "solo": lambda table, seed, index: _play_single_team("solo", table, seed, index),
+    "kim2019": lambda table, seed, index: _play_single_team("kim2019", table, seed, index),
     "duet": _play_duet,
-    "kim2019": _play_kim2019,
 }
 
 
@@ -559,7 +539,7 @@ def play_game(
         raise ValueError(f"{game} needs agents for {', '.join(missing)}")
     options = options or PlayOptions()
     table = _Table({r: agents[r] for r in ROLES[game]}, options)
-    out = _PLAYERS[game](table, specs, int(seed), int(index))
+    out = _PLAYERS[game](table, int(seed), int(index))
     tally: _Tally = out["tally"]
     fault: Optional[_Fault] = out["fault"]
     agent_specs = {r: str(specs.get(r, "?")) for r in ROLES[game]}
