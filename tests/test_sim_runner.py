@@ -154,3 +154,9 @@ def test_bad_arguments():
         run_games("classic", specs, games=1, seed=1, factory=scripted_factory)
     with pytest.raises(ValueError, match="indices"):
         run_games("duet", specs, games=3, seed=1, indices=[3], factory=scripted_factory)
+
+
+def test_progress_bar_goes_to_stderr(capsys):
+    run(None, "", games=3, progress=True)
+    captured = capsys.readouterr()
+    assert captured.out == "" and "3/3" in captured.err

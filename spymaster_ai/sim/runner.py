@@ -28,7 +28,9 @@ from .metrics import summarise
 from .play import ROLES, GameResult, PlayOptions, play_game
 from .seeds import game_seed
 
-__all__ = ["AgentFactory", "ResultsFileError", "RunResult", "registry_factory", "run_games", "dump_result_line"]
+__all__ = [
+    "AgentFactory", "ResultsFileError", "RunResult", "dump_result_line", "progress_bar", "registry_factory", "run_games",
+]
 
 AgentFactory = Callable[[str, str], Any]  # (role, spec) -> a Spymaster or Guesser
 Progress = Union[bool, Callable[[int], None]]
@@ -178,7 +180,9 @@ def _chunks(indices: Sequence[int], size: int) -> list[list[int]]:
 
 
 @contextmanager
-def _progress_bar(progress: Progress, total: int, label: str) -> Iterator[Callable[[int], None]]:
+def progress_bar(progress: Progress, total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A callback advancing by n finished games: ``progress`` itself if callable, a rich bar on
+    stderr if True, else a no-op. One bar can then span several runs (a tournament)."""
     if callable(progress):
         yield progress
         return
@@ -253,7 +257,7 @@ def run_games(
                 handle.flush()
             return len(batch)
 
-        with _progress_bar(progress, len(todo), f"{game} {len(todo)} games") as advance:
+        with progress_bar(progress, len(todo), f"{game} {len(todo)} games") as advance:
             if jobs == 1 or len(todo) <= 1:
                 for i in todo:  # in process, saving every game as it finishes
                     advance(keep(_play_indices(game, specs, opts, seed, [i], factory)))

@@ -13,13 +13,12 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
 from .play import ROLES, PlayOptions, lineup
-from .runner import AgentFactory, Progress, registry_factory, run_games
+from .runner import AgentFactory, Progress, progress_bar, registry_factory, run_games
 
 __all__ = ["Tournament", "format_cell", "markdown_table", "run_tournament"]
 
@@ -67,23 +66,6 @@ def _cell_file(results_dir: Path, spymaster: str, guesser: str) -> Path:
     return results_dir / f"{tag(spymaster)}__{tag(guesser)}__{digest}.jsonl"
 
 
-@contextmanager
-def _shared_bar(progress: Progress, total: int, label: str) -> Iterator[Union[bool, Callable[[int], None]]]:
-    """One progress bar for the whole tournament, handed to every cell's run as a callback."""
-    if callable(progress) or not progress:
-        yield progress
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
-
-    with Bar(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True),
-    ) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
-
-
 def run_tournament(
     game: str,
     agents: Sequence[str] = (),
@@ -118,7 +100,7 @@ def run_tournament(
     folder = Path(results_dir) if results_dir is not None else None
     result = Tournament(game, spy, gue, games, seed, options.to_json(), opp)
     start = time.perf_counter()
-    with _shared_bar(progress, len(spy) * len(gue) * games, f"{game} tournament") as bar:
+    with progress_bar(progress, len(spy) * len(gue) * games, f"{game} tournament") as bar:
         for s in spy:
             for g in gue:
                 specs = lineup(game, s, g, opp["spymaster"], opp["guesser"]) if opp else lineup(game, s, g)
