@@ -128,19 +128,20 @@ class EncodedEmbedding(VectorEmbedding):
                 in_vocab = sum(1 for w in words if w in self._vocab_index and w not in self._memo)
                 if in_vocab >= VOCABULARY_LOAD_THRESHOLD:  # e.g. an agent's filtered vocabulary
                     vocab_matrix = self._vocabulary_matrix()
-            missing: list[str] = []
-            for word in dict.fromkeys(words):
-                if word in self._memo:
-                    continue
-                if vocab_matrix is not None and word in self._vocab_index:
-                    continue
-                missing.append(word)
+            if vocab_matrix is not None:
+                rows = np.fromiter((self._vocab_index.get(w, -1) for w in words), dtype=np.int64,
+                                   count=len(words))
+            else:
+                rows = np.full(len(words), -1, dtype=np.int64)
+            from_vocab = rows >= 0
+            others = np.flatnonzero(~from_vocab)
+            missing = [w for w in dict.fromkeys(words[i] for i in others) if w not in self._memo]
             if missing:
-                for word, vec in zip(missing, self.encode_unit(missing)):
-                    self._memo[word] = vec
-            for i, word in enumerate(words):
-                vec = self._memo.get(word)
-                out[i] = vec if vec is not None else vocab_matrix[self._vocab_index[word]]
+                self._memo.update(zip(missing, self.encode_unit(missing)))
+            if from_vocab.any():
+                out[from_vocab] = vocab_matrix[rows[from_vocab]]
+            for i in others:
+                out[i] = self._memo[words[i]]
         return out
 
     def describe(self) -> dict[str, Any]:

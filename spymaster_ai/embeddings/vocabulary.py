@@ -53,13 +53,22 @@ _TWO_LETTER_WORDS = frozenset("ax ox go up pi tv ex".split())
 _WORD = re.compile(r"[a-z]+")
 
 
-def _sklearn_stopwords() -> frozenset[str]:
+@lru_cache(maxsize=1)
+def stopwords() -> frozenset[str]:
+    """scikit-learn's English stopwords (less the rescued content words) plus our extras.
+
+    Loaded on first use: importing scikit-learn takes seconds, which ``embeddings list``
+    and plain imports of this package should not pay.
+    """
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-    return frozenset(ENGLISH_STOP_WORDS) - _RESCUED_FROM_SKLEARN
+    return (frozenset(ENGLISH_STOP_WORDS) - _RESCUED_FROM_SKLEARN) | _EXTRA_STOPWORDS
 
 
-STOPWORDS: frozenset[str] = _sklearn_stopwords() | _EXTRA_STOPWORDS
+def __getattr__(name: str) -> frozenset[str]:
+    if name == "STOPWORDS":  # the set, computed lazily
+        return stopwords()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @lru_cache(maxsize=1)
@@ -74,7 +83,7 @@ def blocklist() -> frozenset[str]:
 
 def is_candidate_clue(word: str) -> bool:
     """A lower-case ASCII word of 2+ letters that is neither a stopword nor offensive."""
-    if not _WORD.fullmatch(word) or word in STOPWORDS or word in blocklist():
+    if not _WORD.fullmatch(word) or word in stopwords() or word in blocklist():
         return False
     return len(word) > 2 or word in _TWO_LETTER_WORDS
 
