@@ -17,6 +17,7 @@ import numpy as np
 
 from .base import EmbeddingError
 from .encoded import Advance, EncodedEmbedding
+from .keyed_vectors import hashed_vector
 from .vocabulary import Vocabulary
 
 CONFIG = "l2_supercat"
@@ -71,11 +72,13 @@ class WordLlamaEmbedding(EncodedEmbedding):
             chunk = words[start:start + 4096]
             ids = self._token_ids(chunk)
             counts = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(chunk))
-            if (counts == 0).any():
-                bad = chunk[int(np.flatnonzero(counts == 0)[0])]
-                raise EmbeddingError(f"wordllama: {bad!r} has no tokens")
-            flat = self._table[np.concatenate(ids)].astype(np.float64)
-            sums = np.add.reduceat(flat, np.concatenate(([0], np.cumsum(counts)[:-1])), axis=0)
-            out[start:start + len(chunk)] = sums / counts[:, None]
+            tokenised = counts > 0
+            if tokenised.any():
+                flat = self._table[np.concatenate([x for x in ids if x])].astype(np.float64)
+                starts = np.concatenate(([0], np.cumsum(counts[tokenised])[:-1]))
+                sums = np.add.reduceat(flat, starts, axis=0)
+                out[start + np.flatnonzero(tokenised)] = sums / counts[tokenised][:, None]
+            for i in np.flatnonzero(~tokenised):  # nothing the tokenizer knows: no meaning
+                out[start + i] = hashed_vector(chunk[i], self.dim)
             advance(len(chunk))
         return out
