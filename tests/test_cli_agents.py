@@ -123,3 +123,9 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     assert "Traceback" not in r.output
     err = r.stderr.strip()
     assert err.startswith("error:") and len(err.splitlines()) == 1 and message in err, err
+
+
+def test_a_clue_the_model_cannot_embed_is_one_line_exit_2():
+    r = run("guess", "--board", BOARD, "--clue", "zzzz", "--count", "1", "--agent", GUESSER)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip().startswith("error:") and "cannot embed 'zzzz'" in r.stderr and "Traceback" not in r.output

@@ -12,8 +12,10 @@ from typing import Mapping, Optional, Sequence
 
 import numpy as np
 
+from ..embeddings.base import Embedding, EmbeddingError
 
-class ToyEmbedding:
+
+class ToyEmbedding(Embedding):
     """Cosine similarity over explicitly given vectors.
 
     ``vectors`` maps each known word to its vector; ``vocabulary`` is the clue vocabulary
@@ -48,16 +50,23 @@ class ToyEmbedding:
         return self._vocabulary
 
     def vectors(self, words: Sequence[str]) -> np.ndarray:
-        """Unit vectors of ``words`` (KeyError names the first unknown word)."""
+        """Unit vectors of ``words`` (an EmbeddingError names the first unknown word)."""
         try:
             rows = [self._index[w.lower()] for w in words]
         except KeyError as exc:
-            raise KeyError(f"toy embedding does not know {exc.args[0]!r}") from None
+            raise EmbeddingError(f"the toy embedding {self.name!r} cannot embed {exc.args[0]!r}") from None
         return self._unit[rows]
 
     def similarity(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
         """Cosine similarity, shape (len(rows), len(cols)), float32."""
         return (self.vectors(rows) @ self.vectors(cols).T).astype(np.float32)
+
+    def similarity_stats(self) -> tuple[float, float]:
+        """(mean, std) of the similarity between distinct known words (a toy has few clue words)."""
+        sims = self._unit @ self._unit.T
+        off = sims[~np.eye(len(sims), dtype=bool)]
+        std = float(off.std()) if off.size else 1.0
+        return (float(off.mean()) if off.size else 0.0, std if std > 0 else 1.0)
 
     def __repr__(self) -> str:
         return f"ToyEmbedding({self.name!r}, {len(self._index)} words)"
