@@ -145,9 +145,15 @@ _FUNCTION_WORDS: frozenset[str] = frozenset(
 
 # Compound guard (1): a second part that is a homograph of a derivational suffix is a suffix,
 # not a word: man+age, pass+ion, kit+ten, men+ace, pal+ace, ten+ant, ham+let, war+den, per+son.
+# -ship, -hood, -wise, -like, -ward are suffixes too (friendship is a derivation of friend, not
+# a kind of ship); real ship compounds are listed in COMPOUND_PARTS.
 _SUFFIX_HOMOGRAPHS: frozenset[str] = frozenset(
-    "age ant ate ace ice ion ions ten den son sons let lets ling ish est ism ant ent ure ive ous ess".split()
+    """age ant ate ace ice ion ions ten den son sons let lets ling ish est ism ent ure ive ous
+    ess able ability ally tic tory ting ding ping ton lion lions ship ships hood hoods wise
+    like ward wards""".split()
 )
+# Compound guard (1b): Latin prefixes that happen to be words (con+tent, pen+insular).
+_PREFIX_HOMOGRAPHS: frozenset[str] = frozenset("con pen ref sub sup".split())
 
 # Compound guard (2): known pseudo-compounds whose two halves are real words but are not
 # meaningful parts (the word is not a kind of its second half, nor about its first).
@@ -168,7 +174,10 @@ NOT_COMPOUNDS: frozenset[str] = frozenset(
     rampart standard bastard mustard custard leopard wizard lizard hazard buzzard
     stalemate checkmate pinafore pincushion kidnap kidney turnip parsnip tulip
     oval overt pillow willow window widow meadow shadow arrow
-    scandal teapot cowardice cowardly seaweedy""".split()
+    cowardice cowardly donkey camera tornado hammock archive console contractor constable
+    earnest flagrant potash dampen supplant slippage stoppage medallist medalist vaseline
+    regrettable forgettable hypertrophy radiological crystalline judgemental caprice lavatory
+    shamrock hottie portfolio portray rapport hemlock warlock wedlock paddock""".split()
 )
 
 # Compound override: words whose meaningful parts are fewer than the split finds. A butterfly is
@@ -185,6 +194,12 @@ COMPOUND_PARTS: dict[str, tuple[str, ...]] = {
     "cranberry": ("berry",),
     "gooseberry": ("goose", "berry"),
     "earring": ("ear", "ring"),
+    "peacock": ("cock",),
+    "submarine": ("marine",),  # sub- is a prefix (substance, subway): only "marine" is a part
+    **{
+        w: (w[:-4], "ship")
+        for w in "spaceship starship steamship airship flagship battleship warship gunship mothership".split()
+    },  # a peacock is the male (cock) of the peafowl; "pea" is opaque
 }
 
 # Derivation guard: known pseudo-derivations (the shorter word is a real word, the longer is
@@ -202,7 +217,11 @@ NOT_DERIVED: frozenset[str] = frozenset(
     vanish varnish perish punish parish polish finish radish relish
     pilgrim pillar collar cellar dollar
     hollow follow mellow pillow willow
-    scandal sandy candy handy dandy shady lady ruby baby""".split()
+    scandal sandy candy handy dandy shady lady ruby baby
+    portion passion passive organize organise organism organist porter portable holly irony
+    ironic paddy cavity poppy pageant badger penal topical cornish potion taper stationery
+    polity saucer potable ravenous waver batten casement reefer fallible cower bower penance
+    gator fanny chipper""".split()
 )
 
 # Spelling variants. Patterns rewrite a British ending into the American one (or back); a
@@ -252,7 +271,8 @@ _SPELLING_PAIRS: tuple[tuple[str, str], ...] = tuple(
     oestrogen/estrogen encyclopaedia/encyclopedia anaemia/anemia mediaeval/medieval
     archaeology/archeology yoghurt/yogurt chilli/chili liquorice/licorice woollen/woolen
     pyjama/pajama paediatric/pediatric orthopaedic/orthopedic haemorrhage/hemorrhage
-    leukaemia/leukemia oesophagus/esophagus kilometre/kilometer""".split()
+    leukaemia/leukemia oesophagus/esophagus kilometre/kilometer sceptre/scepter odour/odor
+    odours/odors glamour/glamor""".split()
 )
 
 # Derivational suffixes: (suffix, stem restorations). A restoration turns what is left into
@@ -334,6 +354,12 @@ def _zipf(word: str) -> float:
 
 
 @lru_cache(maxsize=1 << 17)
+def _is_lemma(word: str) -> bool:
+    """A dictionary form in lemminflect's lexicon ("dive" yes; "lit", a form of light, no)."""
+    return word not in _FUNCTION_WORDS and any(word in forms for forms in lemminflect.getAllLemmas(word).values())
+
+
+@lru_cache(maxsize=1 << 17)
 def _lexical(word: str) -> bool:
     """A content word of lemminflect's English lexicon (not a function word)."""
     return word not in _FUNCTION_WORDS and bool(lemminflect.getAllLemmas(word))
@@ -351,13 +377,18 @@ def _fold(text: str) -> str:
 # Morphology: neighbours of a word (lemmas, spelling variants, derivational stems)
 
 
+# Lemma links in lemminflect's data that no dictionary gives (taxes is not a plural of taxi).
+_BAD_LEMMAS: dict[str, frozenset[str]] = {"taxes": frozenset({"taxis", "taxi"}), "dive": frozenset({"diva"})}
+
+
 @lru_cache(maxsize=1 << 17)
 def _lemmas(word: str) -> frozenset[str]:
+    """Dictionary forms of an inflected word (broken -> break), without the word itself."""
     out: set[str] = set()
     for forms in lemminflect.getAllLemmas(word).values():
         out.update(f.lower() for f in forms if f.isalpha())
     out.discard(word)
-    return frozenset(out)
+    return frozenset(out - _BAD_LEMMAS.get(word, frozenset()))
 
 
 def _variant_pairs() -> dict[str, set[str]]:
@@ -373,28 +404,44 @@ _IRREGULAR_VARIANTS = _variant_pairs()
 
 @lru_cache(maxsize=1 << 17)
 def _variants(word: str) -> frozenset[str]:
-    """Other spellings of the same word (British/American), both attested."""
-    out = set(_IRREGULAR_VARIANTS.get(word, ()))
+    """Other spellings of the same word (British/American).
+
+    Pattern rewrites count only when both spellings are in lemminflect's English lexicon and
+    attested in wordfreq: that keeps theatre/theater and drops French forms (lettre, chambre).
+    """
+    out: set[str] = set()
     for gb, us in _SPELLING_END_PATTERNS:
         for src, dst in ((gb, us), (us, gb)):
-            if src == "or" or src == "our":
-                continue  # handled below with its own suffixes
             if word.endswith(src) and len(word) - len(src) >= 3:
                 out.add(word[: -len(src)] + dst)
     for suffix in _OUR_SUFFIXES:
         for src, dst in (("our", "or"), ("or", "our")):
             end = src + suffix
-            if word.endswith(end) and len(word) - len(end) >= 2:
+            if word.endswith(end) and len(word) - len(end) >= 3:
                 stem = word[: -len(end)]
-                if stem[-1] not in "aeiou" or stem[-1] == "i":  # col-our, behavi-our; not fl-oor
+                if stem[-1] not in "aeiou" or stem[-1] == "i":  # col-our, behavi-our; not flo-or
                     out.add(stem + dst + suffix)
-    return frozenset(
+    found = {
         v
         for v in out
         if v != word
-        and (v in _IRREGULAR_VARIANTS.get(word, ()) or (_zipf(v) >= _VARIANT_ZIPF and _zipf(word) >= _VARIANT_ZIPF))
+        and _zipf(v) >= _VARIANT_ZIPF
+        and _zipf(word) >= _VARIANT_ZIPF
+        and _lexical(v)
+        and _lexical(word)
         and frozenset((word, v)) not in _NOT_VARIANTS
-    )
+        and _doubled_l_ok(word, v)
+    }
+    return frozenset(found | _IRREGULAR_VARIANTS.get(word, set()))
+
+
+def _doubled_l_ok(a: str, b: str) -> bool:
+    """travelled/traveled yes (an -el/-al verb), refilled/refiled or controlled/controled no."""
+    if "ll" not in a and "ll" not in b:
+        return True
+    double = a if len(a) > len(b) else b
+    base = double[: double.rindex("ll") + 1]
+    return base.endswith(("el", "al"))
 
 
 def _restore(base: str, how: str) -> str | None:
@@ -410,13 +457,23 @@ def _restore(base: str, how: str) -> str | None:
 
 
 def _is_stem(stem: str) -> bool:
-    return len(stem) >= _MIN_PART and _zipf(stem) >= _STEM_ZIPF and _lexical(stem)
+    """A common dictionary form: words derive from lemmas (litter is not lit + er)."""
+    return len(stem) >= _MIN_PART and _zipf(stem) >= _STEM_ZIPF and _is_lemma(stem)
+
+
+_CVC = re.compile(r"^[^aeiou]*[aeiou][^aeiouwxy]$")  # hat, pot: doubles before a vowel (hatter)
 
 
 @lru_cache(maxsize=1 << 17)
 def _derivational_stems(word: str) -> frozenset[str]:
-    """Real words this word is built on by one affix (breakage -> break, unhorse -> horse)."""
-    if word in NOT_DERIVED:
+    """Real words this word is built on by one affix (breakage -> break, unhorse -> horse).
+
+    Guards: both words are in lemminflect's lexicon (no "casey" -> case); only dictionary
+    forms are stripped, inflected ones reach their stems through their lemma (polling is
+    poll + ing, not pole + ling); a one-syllable stem ending vowel-consonant would have doubled
+    its consonant (hat -> hatter, so hater is not hat + er); and see the frequency guards below.
+    """
+    if word in NOT_DERIVED or not _lexical(word) or _lemmas(word):
         return frozenset()
     z = _zipf(word)
     out: set[str] = set()
@@ -425,6 +482,8 @@ def _derivational_stems(word: str) -> frozenset[str]:
             continue
         base = word[: -len(suffix)]
         for how in restorations:
+            if how == "" and suffix[0] in "aeiouy" and _CVC.match(base):
+                continue
             stem = _restore(base, how)
             # A derivative is rarer than its base; one that is more frequent is a word of its
             # own (corner/corn, lady/lad, early/ear, business/busy).
@@ -470,17 +529,32 @@ def _is_part(part: str) -> bool:
 
 @lru_cache(maxsize=1 << 17)
 def _compound_parts(word: str) -> frozenset[str]:
-    """The meaningful parts of a two-part compound (horseshoe -> horse, shoe), else empty."""
+    """The meaningful parts of a two-part compound (horseshoe -> horse, shoe), else empty.
+
+    Guards, beyond "both halves are common lexicon words of 3+ letters": only dictionary
+    forms split (starring is star + ring + ing, so it reaches "star" through its lemma);
+    a frequent word missing from the lexicon is a name or brand, not a compound (washington,
+    liverpool); the first half is a dictionary form too (flag|ship, not flags|hip); a second
+    half that is a suffix homograph is a suffix (kit+ten, suit+able, rebel+lion); a first half
+    that is a Latin prefix homograph is a prefix (con+tent, pen+ultimate); of several splits
+    the one with the most frequent rarer half wins (nut|shell over nuts|hell).
+    """
     if word in COMPOUND_PARTS:
         return frozenset(COMPOUND_PARTS[word])
-    if word in NOT_COMPOUNDS or len(word) < 2 * _MIN_PART:
+    if word in NOT_COMPOUNDS or len(word) < 2 * _MIN_PART or _lemmas(word) or not _lexical(word):
         return frozenset()
-    parts: set[str] = set()
+    best: tuple[float, str, str] | None = None
     for i in range(_MIN_PART, len(word) - _MIN_PART + 1):
         head, tail = word[:i], word[i:]
-        if tail not in _SUFFIX_HOMOGRAPHS and _is_part(head) and _is_part(tail):
-            parts.update((head, tail))
-    return frozenset(parts)
+        if tail in _SUFFIX_HOMOGRAPHS or head in _PREFIX_HOMOGRAPHS or _lemmas(head):
+            continue
+        if tail.endswith(("ed", "ing")) and _lemmas(tail):
+            continue  # unrest+rained: a verb form is no compound head
+        if _is_part(head) and _is_part(tail):
+            score = min(_zipf(head), _zipf(tail))
+            if best is None or score > best[0]:
+                best = (score, head, tail)
+    return frozenset(best[1:]) if best else frozenset()
 
 
 @lru_cache(maxsize=1 << 17)
@@ -620,12 +694,18 @@ def _board_violation(clue: _Text, board: _Board) -> Verdict | None:
         i, part = _first(shared, board.by_morpheme)
         word = board.words[i]
         card = _analyse(word)
+        board_word = card.shown.upper()
+        if part in clue.roots:
+            what = f'is a part of the visible compound {board_word}' + ("" if part == clue.key else f' ("{part}")')
+        elif part in card.roots:
+            what = f"is built on the visible board word {board_word}"
+        else:
+            what = f'shares the part "{part}" with the visible board word {board_word}'
         return Verdict(
             False,
             RULE_COMPOUND_PART,
             word,
-            f'"{clue.shown}" shares the part "{part}" with the visible board word {card.shown.upper()} '
-            f"(rule 3: no part of a compound, nor a word built on one)",
+            f'"{clue.shown}" {what} (rule 3: no part of a compound, nor a word built on one)',
         )
     return None
 
