@@ -30,7 +30,7 @@ from spymaster_ai.play import (
 )
 from spymaster_ai.rules.cards import Identity, Player, Team
 from spymaster_ai.rules.duet import DuetGame
-from spymaster_ai.rules.legality import check_clue
+from spymaster_ai.rules.legality import LegalityOptions, check_clue
 from spymaster_ai.rules.moves import Clue, Phase
 from spymaster_ai.views import GuesserView, SpymasterView
 
@@ -94,10 +94,7 @@ def policy(session: Session, rng: random.Random) -> str:
     assert prompt is not None
     label = lambda card: session.labels.get(card, card)  # noqa: E731
     if prompt.kind == "clue":
-        if isinstance(g, DuetGame):
-            visible = list(g.visible_words())
-        else:
-            visible = list(g.visible_words())
+        visible = list(g.visible_words())
         used = {line.clue.split(":")[0] for line in session.clues}
         word = next(w for w in CLUE_WORDS if w not in used and check_clue(w, visible, count=1).legal)
         return f"{word} {rng.choice([1, 2])}"
@@ -463,3 +460,47 @@ def test_the_png_board_shows_key_colours_only_on_a_spymasters_screen(tmp_path):
             assert corner == NO_KEY
         else:
             assert corner == KEY_COLOURS[session.game.key.identities[0]]
+
+
+def test_an_ai_clue_the_pictures_rules_refuse_is_replaced_by_its_next_best():
+    class ColourFirst(ScriptedSpymaster):
+        """Its own checker reads captions as words and allows 'red'; Pictures rules do not."""
+
+        def _options(self, view):
+            yield SimpleNamespace(word="red", count=1, targets=(view.own[0],), clue=Clue("red", 1))
+            yield from super()._options(view)
+
+    settings = PlaySettings(mode="pictures", seed=24, role="guesser", solo=True)
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"spymaster": ColourFirst()}, labels)
+    events = session.advance()
+    assert session.error is None
+    assert session.game.actions[0]["word"] != "red"
+    assert session.game.actions[0]["legal"] is True
+    assert "colour" in check_clue("red", [], LegalityOptions(pictures=True)).reason  # why it was replaced
+    assert session.targets[0][1] == str(Clue(session.game.actions[0]["word"], 1))
+    assert any("gives the clue" in e.text for e in events)
+
+
+def test_a_human_pictures_clue_follows_the_pictures_rules():
+    settings = PlaySettings(mode="pictures", seed=25, role="spymaster", solo=True)
+    session = start(settings)
+    session.advance()
+    reply = session.answer("green 2")
+    assert not reply.moved and "colour word" in reply.events[0].text
+    caption_word = session.labels[session.game.words[0]].split()[0]
+    reply = session.answer(f"{caption_word} 1")  # a caption is what the picture shows: a legal clue
+    assert reply.moved, reply.events
+
+
+def test_solo_penalty_lets_the_simulated_opponent_cover_then_the_spymaster():
+    settings = PlaySettings(mode="solo", seed=26, role="spymaster", penalty=True)
+    session = start(settings)
+    session.advance()
+    g = session.game
+    reply = session.answer(f"{g.visible_words()[0]} 1")
+    assert reply.moved and any("Penalty" in e.text for e in reply.events)
+    events = session.advance()
+    assert any("The simulated opponent covers" in e.text and "as the penalty" in e.text for e in events)
+    assert session.prompt().kind == "cover" and g.phase is Phase.SOLO_COVER
+    assert [a["type"] for a in g.actions] == ["clue", "penalty_cover"]

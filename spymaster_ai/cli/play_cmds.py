@@ -91,6 +91,9 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
             )
         if png is not None and settings.mode != "pictures":
             raise _BadInput("--png applies to play pictures")
+        for wanted, what in ((path, "--save"), (png, "--png")):
+            if wanted is not None and not wanted.parent.is_dir():
+                raise _BadInput(f"{what}: no folder {wanted.parent}")
         game, labels = new_game(settings)
         agents = load_session_agents(settings)
         session = Session(settings, game, agents, labels, save=saver(path) if path is not None else None)
@@ -112,6 +115,9 @@ def _run(run) -> None:
         status = run()
     except bad as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:  # while the AI thinks: every finished move is already saved
+        typer.echo("\nInterrupted; every finished move is saved.", err=True)
+        status = 130
     raise typer.Exit(status)
 
 
@@ -197,6 +203,8 @@ def play_resume(
         saved = read_saved(file)  # a bad file fails here, before any model is loaded
         if png is not None and saved.settings.mode != "pictures":
             raise _BadInput("--png applies to pictures sessions")
+        if png is not None and not png.parent.is_dir():
+            raise _BadInput(f"--png: no folder {png.parent}")
         session = resume_session(file)
         moves = len(saved.record["actions"])
         intro = [Event("info", f"Resumed {file}: {saved.settings.describe()}, seed {saved.settings.seed}, "

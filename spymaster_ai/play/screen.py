@@ -10,7 +10,7 @@ only by :func:`key_screen`, which the session calls once the game is over.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Optional
 
 from ..rules.cards import Identity, Player, Team
@@ -58,7 +58,6 @@ class Screen:
     clues: tuple[ClueLine, ...] = ()
     current: Optional[str] = None
     columns: int = 5
-    extra: dict = field(default_factory=dict)
 
 
 def _label(card: str, labels: Mapping[str, str]) -> str:
@@ -148,7 +147,8 @@ def duet_screen(
         cells.append(Cell(w, _label(w, labels), w in shown, identity, marks))
     extra = sv.extra
     tokens = f"Timer tokens left: {sv.tokens_left} of {game.tokens}"
-    if game.tokens != extra["bystander_tokens_left"] + extra["marked_tokens_left"] or extra["marked_tokens_left"]:
+    mistakes = game.config()["mistakes"]
+    if mistakes is not None and mistakes < game.tokens:  # a mission: the token faces matter
         tokens += f" ({extra['bystander_tokens_left']} bystander-face, {extra['marked_tokens_left']} marked-face)"
     status = [
         tokens,
