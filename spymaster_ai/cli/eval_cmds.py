@@ -60,9 +60,13 @@ def human_command(
     """Top-1 guess agreement, clue rank, understanding of human clues, target choice (95% intervals)."""
     from ..eval.adapter import make_adapter
     from ..eval.human_data import load_human_data
-    from ..eval.human_eval import evaluate_human
+    from ..eval.human_eval import METRICS, evaluate_human
 
     chosen = [m.strip() for m in metrics.split(",") if m.strip()]
+    unknown = [m for m in chosen if m not in METRICS]
+    if unknown or not chosen:
+        _fail(f"--metrics: unknown metric(s) {', '.join(unknown) or '(none given)'}; "
+              f"choose from {', '.join(METRICS)}", as_json)
     if depth < 1:
         _fail(f"--depth must be at least 1, got {depth}", as_json)
     try:
@@ -94,48 +98,58 @@ def _print_report(report: Any) -> None:
     from rich.table import Table
 
     console = Console()
-    table = Table(title=f"{report.agent} against human Duet play ({report.data}), seed {report.seed}")
-    for col in ("metric", "value", "95% CI", "n", "games", "not scored"):
-        table.add_column(col, justify="right" if col in ("value", "n", "games") else "left")
+    table = Table(title=f"{report.agent} against human Duet play, seed {report.seed}")
+    for col, justify in (("metric", "left"), ("value", "right"), ("95% CI", "left"), ("n", "right"),
+                         ("games", "right")):
+        table.add_column(col, justify=justify, no_wrap=True)
+    notes: list[str] = []
 
-    def row(name: str, est: Any, note: str = "") -> None:
-        table.add_row(name, _fmt(est.value), _ci(est), str(est.n), str(est.games), note)
+    def row(name: str, est: Any) -> None:
+        table.add_row(name, _fmt(est.value), _ci(est), str(est.n), str(est.games))
 
     if report.guessing is not None:
         g = report.guessing
-        row("guess: top-1 agreement", g.top1, _unscorable(g.unscorable))
-        row("guess: MRR of human guess", g.mrr)
+        row("guess top-1 agreement", g.top1)
+        row("guess MRR (human 1st guess)", g.mrr)
+        notes.append(f"guessing: {g.turns} turns, not scored: {_unscorable(g.unscorable)}")
     if report.clue_giving is not None:
         c = report.clue_giving
-        row("clue: MRR of human clue", c.mrr, _unscorable(c.unscorable))
-        row("clue: human clue in top 10", c.top10)
-        row("clue: human clue in top 100", c.top100, f"beyond depth {c.depth}: {c.beyond_depth}")
+        row("clue MRR (human clue)", c.mrr)
+        row("clue: human's in top 10", c.top10)
+        row("clue: human's in top 100", c.top100)
+        notes.append(f"clue giving: {c.turns} turns, not scored: {_unscorable(c.unscorable)}; "
+                     f"ranked below depth {c.depth}: {c.beyond_depth}")
     if report.understanding is not None:
         u = report.understanding
-        row("understand: agent hits target", u.agent, _unscorable(u.unscorable))
-        row("understand: humans hit target", u.human, f"joined {u.join['matched']}, ambiguous "
-            f"{u.join['ambiguous']}, unmatched {u.join['unmatched']}")
-        row("understand: agent - human", u.gap)
+        row("understand: agent hits", u.agent)
+        row("understand: humans hit", u.human)
+        row("understand: agent - humans", u.gap)
+        notes.append(f"understanding: joined {u.join['matched']}, ambiguous {u.join['ambiguous']}, "
+                     f"unmatched {u.join['unmatched']}; not scored: {_unscorable(u.unscorable)}")
     if report.target_choice is not None:
         t = report.target_choice
-        row("targets: Jaccard", t.jaccard, _unscorable(t.unscorable))
-        row("targets: exact match", t.exact)
-        row("targets: agent aims at (cards)", t.agent_count)
-        row("targets: human aims at (cards)", t.human_count)
+        row("targets Jaccard", t.jaccard)
+        row("targets exact match", t.exact)
+        row("targets: agent aims at", t.agent_count)
+        row("targets: human aims at", t.human_count)
+        notes.append(f"target choice: {t.turns} turns, not scored: {_unscorable(t.unscorable)}")
     if report.calibration is not None:
         cal = report.calibration
+        row("held-out: plain top-1", cal.baseline_guessing.top1)
+        row("held-out: calibrated top-1", cal.calibrated_guessing.top1)
+        row("held-out: plain hits", cal.baseline_understanding.agent)
+        row("held-out: calibrated hits", cal.calibrated_understanding.agent)
         split = cal.split
-        label = f"held-out {split.test_games} games"
-        row(f"calibrated: top-1 ({label})", cal.calibrated_guessing.top1)
-        row(f"uncalibrated: top-1 ({label})", cal.baseline_guessing.top1)
-        row(f"calibrated: hits target ({label})", cal.calibrated_understanding.agent)
-        row(f"uncalibrated: hits target ({label})", cal.baseline_understanding.agent)
+        notes.append(f"calibration: fitted on {split.fit_games} games ({len(split.fit_rows)} turns), "
+                     f"reported on the other {split.test_games} games (seed {split.seed})")
     console.print(table)
     accounting = ", ".join(f"{task} {r['parsed']}/{r['read']}" for task, r in report.rows.items())
-    console.print(f"rows parsed/read: {accounting}; card rankings via {report.guess_method}")
+    notes.append(f"rows parsed/read: {accounting}; card rankings via {report.guess_method}")
+    for note in notes:
+        console.print(note, highlight=False)
     for problem in report.problems[:20]:
-        console.print(f"[yellow]skipped malformed row[/yellow] {problem}")
+        console.print(f"[yellow]skipped malformed row[/yellow] {problem}", highlight=False)
     if len(report.problems) > 20:
         console.print(f"... and {len(report.problems) - 20} more malformed rows (see --json)")
     for metric, why in report.skipped.items():
-        console.print(f"[yellow]{metric} not run[/yellow]: {why}")
+        console.print(f"[yellow]{metric} not run[/yellow]: {why}", highlight=False)
