@@ -6,6 +6,7 @@ the cache it just wrote. A benchmark, not a test:
 
     python experiments/bench_embeddings.py                      # all installed, 30,000 words
     python experiments/bench_embeddings.py --models glove50,minilm --vocab-size 5000
+    python experiments/bench_embeddings.py --cache ~/.cache/spymaster_ai   # reuse built caches
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--models", help="comma-separated names (default: every installed built-in)")
     parser.add_argument("--vocab-size", type=int, default=30_000)
+    parser.add_argument("--cache", help="cache folder to use and keep (default: a fresh temporary one, "
+                                        "so the encode column measures a real encode)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -77,7 +80,8 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs, vocabulary {args.vocab_size}, board of {len(BOARD)}")
     header = f"{'model':<34}{'dim':>5}{'vocab':>7}{'load s':>8}{'encode s':>10}{'cached s':>10}{'vocab x board ms':>18}{'1 clue ms':>11}"
     print(header)
-    with tempfile.TemporaryDirectory() as cache:
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = args.cache or tmp
         for name in names:
             cold = run_child(name, args.vocab_size, cache)
             if "error" in cold:

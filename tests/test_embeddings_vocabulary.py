@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from wordfreq import top_n_list, zipf_frequency
 
+from spymaster_ai.embeddings import vocabulary
 from spymaster_ai.embeddings.vocabulary import (
     DEFAULT_VOCAB_SIZE,
     STOPWORDS,
@@ -58,7 +59,7 @@ def test_blocklist_applies(vocab5k):
 def test_order_is_frequency_order_and_deterministic(vocab5k):
     ranked = [w for w in top_n_list("en", 20000) if is_candidate_clue(w)][:5000]
     assert list(vocab5k.words) == ranked
-    load_vocabulary.cache_clear()
+    vocabulary._load_vocabulary.cache_clear()  # really rebuild it
     again = load_vocabulary(5000)
     assert again.words == vocab5k.words and again.key == vocab5k.key
 
@@ -88,6 +89,8 @@ def test_size_from_environment(monkeypatch):
     monkeypatch.setenv(VOCAB_SIZE_ENV, "1234")
     assert default_vocab_size() == 1234
     assert len(load_vocabulary()) == 1234
+    monkeypatch.setenv(VOCAB_SIZE_ENV, "321")
+    assert len(load_vocabulary()) == 321  # read at each call, not frozen by the memo
     monkeypatch.setenv(VOCAB_SIZE_ENV, "lots")
     with pytest.raises(ValueError, match=VOCAB_SIZE_ENV):
         default_vocab_size()

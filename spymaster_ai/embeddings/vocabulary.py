@@ -119,16 +119,20 @@ def words_key(words: tuple[str, ...]) -> str:
     return hashlib.sha256("\n".join(words).encode("utf-8")).hexdigest()
 
 
-@lru_cache(maxsize=8)
 def load_vocabulary(size: int | None = None) -> Vocabulary:
     """The ``size`` most frequent candidate clue words (after filtering), memoised.
 
     ``size`` counts the words kept, so a vocabulary of 30,000 has 30,000 clues whatever the
-    filters remove. Raises ValueError when wordfreq cannot supply that many.
+    filters remove; None means ``default_vocab_size()``. Raises ValueError when wordfreq
+    cannot supply that many.
     """
+    return _load_vocabulary(default_vocab_size() if size is None else int(size))
+
+
+@lru_cache(maxsize=8)
+def _load_vocabulary(size: int) -> Vocabulary:
     from wordfreq import top_n_list
 
-    size = default_vocab_size() if size is None else size
     if size < 1:
         raise ValueError(f"vocabulary size must be positive, got {size}")
     fetch = max(2 * size, 1000)
