@@ -7,6 +7,7 @@ a results file of another run) prints one line on stderr and exits with status 2
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -38,9 +39,10 @@ def _fail(message: str) -> None:
 
 def _bad_input_types() -> tuple[type[BaseException], ...]:
     """Errors that mean the user's input is wrong (the registry's and embeddings' own included)."""
+    from ..sim.backends import BackendError
     from ..sim.runner import ResultsFileError
 
-    kinds: list[type[BaseException]] = [_BadInput, ResultsFileError]
+    kinds: list[type[BaseException]] = [_BadInput, ResultsFileError, BackendError]
     for module, name in (("spymaster_ai.agents.registry", "AgentSpecError"), ("spymaster_ai.embeddings", "EmbeddingError")):
         try:
             kinds.append(getattr(importlib.import_module(module), name))
@@ -61,6 +63,18 @@ def _check_agents(specs: dict[str, str]) -> None:
 
 def _show_progress(flag: Optional[bool]) -> bool:
     return sys.stderr.isatty() if flag is None else flag
+
+
+def check_backend(backend: str, address: Optional[str]) -> None:
+    """--backend is local or ray, --address goes with ray only, and Ray is installed for ray."""
+    from ..sim.backends import BACKENDS, RAY_INSTALL_HINT
+
+    if backend not in BACKENDS:
+        raise _BadInput(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if address and backend != "ray":
+        raise _BadInput("--address applies to --backend ray only")
+    if backend == "ray" and importlib.util.find_spec("ray") is None:
+        raise _BadInput(f"--backend ray needs Ray: {RAY_INSTALL_HINT}")
 
 
 def _summary_table(title: str, summary: dict, agents: dict[str, str]) -> None:
@@ -122,6 +136,8 @@ def _bench(
     only_game: Optional[int],
     as_json: bool,
     progress: Optional[bool],
+    backend: str = "local",
+    address: Optional[str] = None,
 ) -> None:
     from ..sim.runner import run_games
 
@@ -134,10 +150,11 @@ def _bench(
         if only_game < 0:
             raise _BadInput(f"--only-game must be a game index >= 0, got {only_game}")
         indices, games = [only_game], max(games, only_game + 1)
+    check_backend(backend, address)
     _check_agents(specs)
     run = run_games(
         game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
-        indices=indices, progress=_show_progress(progress),
+        indices=indices, progress=_show_progress(progress), backend=backend, address=address,
     )
     summary = run.summary()
     report = {
@@ -146,6 +163,8 @@ def _bench(
         "agents": specs,
         "options": options.to_json(),
         "jobs": jobs,
+        "backend": backend,
+        "address": address,
         "played": run.played,
         "resumed": run.resumed,
         "results_file": str(results) if results else None,
@@ -179,6 +198,10 @@ GamesOpt = typer.Option(100, "--games", "-n", help="Number of games.")
 SeedOpt = typer.Option(0, "--seed", "-s", help="Master seed: game i uses a seed derived from (seed, i).")
 JobsOpt = typer.Option(1, "--jobs", "-j", help="Worker processes (-1: all cores).")
 OutOpt = typer.Option(None, "--out", help="Write the summary JSON to this file.")
+BackendOpt = typer.Option("local", "--backend", help="local (this machine's processes) or ray (a Ray cluster).")
+AddressOpt = typer.Option(
+    None, "--address", help="Ray cluster to join: auto, or ray://HEAD:10001 (default: start a local Ray with --jobs CPUs)."
+)
 ResultsOpt = typer.Option(None, "--results", help="JSON-lines file of every game: saved as games finish, resumed on rerun.")
 OnlyOpt = typer.Option(None, "--only-game", help="Play only game I of the run (to replay it alone).")
 JsonOpt = typer.Option(False, "--json", help="Print one JSON object on stdout.")
@@ -202,13 +225,14 @@ def bench_duet(
     mission: Optional[str] = typer.Option(None, "--mission", help="Duet mission, e.g. moscow (fixes tokens and mistakes)."),
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
 ) -> None:
     """Codenames Duet: both players use the same specs (separate instances); givers alternate from A."""
     _guarded(
         lambda: _bench(
             "duet", lineup("duet", spymaster, guesser), _options(tokens=tokens, mission=mission, legality=legality),
             games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
-            progress=progress,
+            progress=progress, backend=backend, address=address,
         )
     )
 
@@ -231,11 +255,13 @@ def bench_classic(
     assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
 ) -> None:
     """Classic Codenames, red against blue; win rate is red's. The starting team alternates by game."""
     _two_teams(
         "classic", red, blue, red_guesser, blue_guesser, assassin_ending, legality, games=games, seed=seed,
         jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
+        backend=backend, address=address,
     )
 
 
@@ -249,11 +275,13 @@ def bench_pictures(
     assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
 ) -> None:
     """Codenames Pictures layout (5x4, 8/7/4/1), word cards for now; red against blue."""
     _two_teams(
         "pictures", red, blue, red_guesser, blue_guesser, assassin_ending, legality, games=games, seed=seed,
         jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
+        backend=backend, address=address,
     )
 
 
@@ -262,12 +290,14 @@ def bench_solo(
     games: int = GamesOpt, seed: int = SeedOpt, spymaster: str = SpymasterOpt, guesser: str = GuesserOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
 ) -> None:
     """Two-player (solo) variant against the simulated opponent, with its score."""
     _guarded(
         lambda: _bench(
             "solo", lineup("solo", spymaster, guesser), _options(legality=legality), games=games, seed=seed,
             jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
+            backend=backend, address=address,
         )
     )
 
@@ -277,12 +307,14 @@ def bench_kim2019(
     games: int = GamesOpt, seed: int = SeedOpt, spymaster: str = SpymasterOpt, guesser: str = GuesserOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
 ) -> None:
     """Kim et al. 2019: one team alone on 8/7/9/1; mean turns to cover its 8 cards (a loss counts 25)."""
     _guarded(
         lambda: _bench(
             "kim2019", lineup("kim2019", spymaster, guesser), _options(legality=legality), games=games, seed=seed,
             jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
+            backend=backend, address=address,
         )
     )
 
@@ -345,7 +377,7 @@ def tournament(
     games: int = GamesOpt, seed: int = SeedOpt,
     tokens: Optional[int] = typer.Option(None, "--tokens", help="Duet timer tokens (default 9)."),
     mission: Optional[str] = typer.Option(None, "--mission", help="Duet mission name."),
-    legality: str = LegalityOpt, jobs: int = JobsOpt,
+    legality: str = LegalityOpt, jobs: int = JobsOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
     out: Optional[Path] = typer.Option(None, "--out", help="Write the matrix JSON to this file."),
     markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the matrix as a Markdown table."),
     results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per cell."),
@@ -367,6 +399,7 @@ def tournament(
         if not spy or not gue:
             raise _BadInput("--agents needs at least one agent spec")
         options = _options(tokens=tokens, mission=mission, legality=legality)
+        check_backend(backend, address)
         two_teams = game in ("classic", "pictures")
         if opponent and not two_teams:
             raise _BadInput(f"--opponent applies to classic and pictures only, not {game}")
@@ -378,9 +411,9 @@ def tournament(
             _check_agents({"spymaster": opponent, "guesser": opponent})
         t = run_tournament(
             game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,
-            jobs=jobs, results_dir=results_dir, progress=_show_progress(progress),
+            jobs=jobs, results_dir=results_dir, progress=_show_progress(progress), backend=backend, address=address,
         )
-        report = {**t.to_json(), "version": __version__}
+        report = {**t.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__}
         if out is not None:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -2,8 +2,10 @@
 
 - Game ``i`` of a run with master seed ``S`` is played from ``game_seed(S, i)`` alone, so the
   results do not depend on how games are spread over processes.
-- Worker processes (joblib/loky, reused between calls) build each agent once and keep it
-  for every later game (agents are ``reset`` per game); loading embeddings is the slow part.
+- Chunks of game indices run on a backend (``backends``): this machine's processes
+  (joblib/loky, reused between calls) or Ray actors on a cluster. Every worker process builds
+  each agent once and keeps it for every later game (agents are ``reset`` per game); loading
+  embeddings is the slow part.
 - Games run one BLAS/torch thread each, so a game computes the same floats in the main
   process as in any worker.
 - With a results file, every finished game is appended as one JSON line as soon as it is
@@ -15,7 +17,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import time
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 
+from .backends import Backend, ChunkJob, make_backend
 from .metrics import summarise
 from .play import ROLES, GameResult, PlayOptions, play_game
 from .seeds import game_seed
@@ -213,12 +215,16 @@ def run_games(
     chunk_size: Optional[int] = None,
     progress: Progress = False,
     factory: AgentFactory = registry_factory,
+    backend: Union[str, Backend] = "local",
+    address: Optional[str] = None,
 ) -> RunResult:
     """Play games ``0..games-1`` (or only ``indices``) of the run (game, specs, options, seed).
 
-    ``jobs`` processes (joblib; -1: all cores); ``results_path``: a JSON-lines file to save
-    into and resume from; ``progress``: True for a rich bar on stderr, or a callback given
-    the number of newly finished games.
+    ``jobs`` workers (-1: all cores); ``backend``: ``"local"`` (this machine's processes),
+    ``"ray"`` (``address``: a running cluster, or None for a local Ray instance), or a
+    ``Backend`` instance kept open by the caller across runs; ``results_path``: a JSON-lines
+    file to save into and resume from; ``progress``: True for a rich bar on stderr, or a
+    callback given the number of newly finished games.
     """
     if game not in ROLES:
         raise ValueError(f"unknown game {game!r} (known: {', '.join(ROLES)})")
@@ -236,44 +242,49 @@ def run_games(
         raise ValueError(f"game indices must lie in 0..{games - 1}")
     opts = options.to_json()
     path = Path(results_path) if results_path is not None else None
+    runner = make_backend(backend, jobs, address)  # checks the name before any file is touched
+    owned = runner is not backend
 
     start = time.perf_counter()
-    done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed) if path else {}
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _write_sorted(path, done)  # drops a torn last line before appending
-    todo = [i for i in wanted if i not in done]
-
-    handle = path.open("a", encoding="utf-8") if path is not None else None
     try:
+        done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed) if path else {}
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _write_sorted(path, done)  # drops a torn last line before appending
+        todo = [i for i in wanted if i not in done]
 
-        def keep(batch: list[dict]) -> int:
-            for data in batch:
-                result = GameResult.from_json(data)
-                done[result.index] = result
+        handle = path.open("a", encoding="utf-8") if path is not None else None
+        try:
+
+            def keep(batch: list[dict]) -> int:
+                fresh = 0
+                for data in batch:
+                    result = GameResult.from_json(data)
+                    if result.index in done:  # a retried chunk's game already kept: never twice
+                        continue
+                    done[result.index] = result
+                    fresh += 1
+                    if handle is not None:
+                        handle.write(dump_result_line(data) + "\n")
                 if handle is not None:
-                    handle.write(dump_result_line(data) + "\n")
+                    handle.flush()
+                return fresh
+
+            with progress_bar(progress, len(todo), f"{game} {len(todo)} games") as advance:
+                if todo:
+                    job = ChunkJob(game, specs, opts, seed, factory)
+                    size = chunk_size or runner.chunk_size(len(todo))
+                    for batch in runner.play(job, _chunks(todo, size)):
+                        advance(keep(batch))
+        finally:
             if handle is not None:
-                handle.flush()
-            return len(batch)
-
-        with progress_bar(progress, len(todo), f"{game} {len(todo)} games") as advance:
-            if jobs == 1 or len(todo) <= 1:
-                for i in todo:  # in process, saving every game as it finishes
-                    advance(keep(_play_indices(game, specs, opts, seed, [i], factory)))
-            elif todo:
-                from joblib import Parallel, delayed
-
-                workers = (os.cpu_count() or 1) if jobs < 0 else jobs
-                size = chunk_size or max(1, min(16, math.ceil(len(todo) / (workers * 4))))
-                tasks = (
-                    delayed(_play_indices)(game, specs, opts, seed, chunk, factory) for chunk in _chunks(todo, size)
-                )
-                for batch in Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks):
-                    advance(keep(batch))
+                handle.close()
     finally:
-        if handle is not None:
-            handle.close()
+        if owned:
+            runner.close()
+    missing_games = [i for i in wanted if i not in done]
+    if missing_games:  # a backend that lost chunks: never report a partial run as whole
+        raise RuntimeError(f"{len(missing_games)} game(s) came back from no worker, e.g. game {missing_games[0]}")
     if path is not None:
         _write_sorted(path, done)
     seconds = time.perf_counter() - start

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
+from .backends import Backend, make_backend
 from .play import ROLES, PlayOptions, lineup
 from .runner import AgentFactory, Progress, progress_bar, registry_factory, run_games
 
@@ -81,8 +82,13 @@ def run_tournament(
     results_dir: Union[str, Path, None] = None,
     progress: Progress = False,
     factory: AgentFactory = registry_factory,
+    backend: Union[str, Backend] = "local",
+    address: Optional[str] = None,
 ) -> Tournament:
-    """Play every (spymaster, guesser) pairing; ``agents`` fills both lists unless given apart."""
+    """Play every (spymaster, guesser) pairing; ``agents`` fills both lists unless given apart.
+
+    ``backend``/``address`` as in ``run_games``; one backend serves every cell (Ray workers
+    and their loaded models stay up from cell to cell)."""
     if game not in ROLES:
         raise ValueError(f"unknown game {game!r} (known: {', '.join(ROLES)})")
     spy = list(dict.fromkeys(spymasters if spymasters else agents))
@@ -100,16 +106,22 @@ def run_tournament(
     folder = Path(results_dir) if results_dir is not None else None
     result = Tournament(game, spy, gue, games, seed, options.to_json(), opp)
     start = time.perf_counter()
-    with progress_bar(progress, len(spy) * len(gue) * games, f"{game} tournament") as bar:
-        for s in spy:
-            for g in gue:
-                specs = lineup(game, s, g, opp["spymaster"], opp["guesser"]) if opp else lineup(game, s, g)
-                run = run_games(
-                    game, specs, games=games, seed=seed, options=options, jobs=jobs,
-                    results_path=_cell_file(folder, s, g) if folder else None, progress=bar, factory=factory,
-                )
-                summary = run.summary()
-                result.cells[(s, g)] = {k: summary[k] for k in _CELL_FIELDS}
+    runner = make_backend(backend, jobs, address)
+    try:
+        with progress_bar(progress, len(spy) * len(gue) * games, f"{game} tournament") as bar:
+            for s in spy:
+                for g in gue:
+                    specs = lineup(game, s, g, opp["spymaster"], opp["guesser"]) if opp else lineup(game, s, g)
+                    run = run_games(
+                        game, specs, games=games, seed=seed, options=options, jobs=jobs,
+                        results_path=_cell_file(folder, s, g) if folder else None, progress=bar, factory=factory,
+                        backend=runner,
+                    )
+                    summary = run.summary()
+                    result.cells[(s, g)] = {k: summary[k] for k in _CELL_FIELDS}
+    finally:
+        if runner is not backend:
+            runner.close()
     result.seconds = time.perf_counter() - start
     return result
 
