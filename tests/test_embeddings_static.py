@@ -152,4 +152,7 @@ def test_glove50_hot_path_is_the_cached_vocabulary():
     direct = emb.vectors(list(vocab[:50])) @ emb.vectors(board).T
     assert np.allclose(sims[:50], direct, atol=1e-6)
     assert emb.vocabulary_vectors().flags.writeable is False
+    subset = tuple(vocab[::2])  # an agent's filtered vocabulary: gathered once, then reused
+    assert emb._matrix(subset) is emb._matrix(subset)
+    assert np.allclose(emb.similarity(subset, board), sims[::2], atol=1e-6)
     assert emb.similarity(["dessert"], board)[0].argmax() == 1  # ice cream, from its parts

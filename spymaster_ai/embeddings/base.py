@@ -152,18 +152,19 @@ class VectorEmbedding(Embedding):
         if words is vocab:
             return self.vocabulary_vectors()
         if isinstance(words, tuple) and len(words) >= self._ROW_CACHE_MIN:
-            hit = self._row_cache.get(id(words))
-            if hit is not None and hit[0] is words:
-                self._row_cache.move_to_end(id(words))
-                return hit[1]
-            if words == vocab:
-                return self.vocabulary_vectors()
-            matrix = self.vectors(words)
-            matrix.setflags(write=False)
-            self._row_cache[id(words)] = (words, matrix)
-            while len(self._row_cache) > self._ROW_CACHE_SIZE:
-                self._row_cache.popitem(last=False)
-            return matrix
+            with self._lock:
+                hit = self._row_cache.get(id(words))
+                if hit is not None and hit[0] is words:  # the tuple itself, not a recycled id
+                    self._row_cache.move_to_end(id(words))
+                    return hit[1]
+                if words == vocab:
+                    return self.vocabulary_vectors()
+                matrix = self.vectors(words)
+                matrix.setflags(write=False)
+                self._row_cache[id(words)] = (words, matrix)
+                while len(self._row_cache) > self._ROW_CACHE_SIZE:
+                    self._row_cache.popitem(last=False)
+                return matrix
         if len(words) == len(vocab) and not isinstance(words, str) and tuple(words) == vocab:
             return self.vocabulary_vectors()
         return self.vectors(words)
