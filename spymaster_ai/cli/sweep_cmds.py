@@ -1,0 +1,112 @@
+"""``spymaster-ai sweep``: benchmark an agent at every point of a parameter grid.
+
+A table (rich) or one JSON object, optionally the JSON in a file and a plot of the win rate
+with its 95% Wilson interval against each parameter. Bad input (a malformed grid, a
+parameter no agent takes, a value an agent refuses, an unknown backend) prints one line on
+stderr and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from .. import __version__
+from ..sim.play import DEFAULT_AGENT, ROLES
+from .app import app
+from .bench_cmds import (
+    AddressOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, ProgressOpt, SeedOpt, _BadInput, _guarded, _options,
+    _show_progress, check_backend,
+)
+
+
+def _table(report: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    def num(x: Any, fmt: str = "{:.2f}") -> str:
+        return "–" if x is None else fmt.format(x)
+
+    names = list(report["grid"])
+    table = Table(
+        title=f"{report['game']} sweep: {report['spymaster']} / {report['guesser']}, "
+        f"{report['games']} games per point, seed {report['seed']}"
+    )
+    for name in names:
+        table.add_column(f"{name} ({'+'.join(report['routes'][name])})", style="bold")
+    for column in ("win rate [95% CI]", "wins", "mean turns", "mean score", "losses by cause", "errors"):
+        table.add_column(column)
+    for p in report["points"]:
+        lo, hi = p["ci95"]
+        causes = ", ".join(f"{c} {k}" for c, k in p["loss_causes"].items() if k) or "–"
+        table.add_row(
+            *(p["values"][n] for n in names),
+            f"{num(p['win_rate'], '{:.1%}')} [{lo:.1%}, {hi:.1%}]",
+            f"{p['wins']}/{p['games']}",
+            num(p["mean_turns"]),
+            num(p["mean_score"]),
+            causes,
+            str(p["errors"]),
+        )
+    Console().print(table)
+
+
+@app.command("sweep")
+def sweep(
+    game: str = typer.Option("duet", "--game", help="duet, classic, solo, kim2019 or pictures."),
+    agent: str = typer.Option(DEFAULT_AGENT, "--agent", help="Base agent spec of both roles, e.g. minilm."),
+    spymaster: Optional[str] = typer.Option(None, "--spymaster", help="Base spymaster spec, if not --agent."),
+    guesser: Optional[str] = typer.Option(None, "--guesser", help="Base guesser spec, if not --agent."),
+    grid: list[str] = typer.Option(
+        [], "--grid", help="PARAM=v1,v2,... (repeat for more parameters: every combination is run)."
+    ),
+    games: int = GamesOpt, seed: int = SeedOpt,
+    tokens: Optional[int] = typer.Option(None, "--tokens", help="Duet timer tokens (default 9)."),
+    mission: Optional[str] = typer.Option(None, "--mission", help="Duet mission name."),
+    legality: str = LegalityOpt, jobs: int = JobsOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the sweep JSON to this file."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Write a PNG of win rate [95% CI] against each parameter."),
+    results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per point."),
+    as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+) -> None:
+    """Benchmark every point of the grid (same boards for every point); each parameter goes to
+    the role whose agent takes it (risk: spymaster, stop_threshold: guesser)."""
+
+    def run() -> None:
+        from ..sim.sweep import GridError, parse_grid, plot_sweep, run_sweep
+
+        if game not in ROLES:
+            raise _BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
+        if games <= 0:
+            raise _BadInput(f"--games must be a positive number, got {games}")
+        if jobs == 0 or jobs < -1:
+            raise _BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+        options = _options(tokens=tokens, mission=mission, legality=legality)
+        check_backend(backend, address)
+        try:
+            parsed = parse_grid(grid)
+            result = run_sweep(
+                game, agent, spymaster=spymaster, guesser=guesser, grid=parsed, games=games, seed=seed,
+                options=options, jobs=jobs, backend=backend, address=address, results_dir=results_dir,
+                progress=_show_progress(progress),
+            )
+        except GridError as exc:
+            raise _BadInput(str(exc)) from exc
+        report = {**result.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__}
+        if plot is not None:
+            report["plot"] = str(plot_sweep(result, plot))
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        if as_json:
+            typer.echo(json.dumps(report))
+        else:
+            _table(report)
+        errors = sum(p["errors"] for p in report["points"])
+        if errors:
+            typer.echo(f"warning: {errors} game(s) ended on an agent error", err=True)
+
+    _guarded(run)
