@@ -152,8 +152,8 @@ _SUFFIX_HOMOGRAPHS: frozenset[str] = frozenset(
     ess able ability ally tic tory ting ding ping ton lion lions ship ships hood hoods wise
     like ward wards""".split()
 )
-# Compound guard (1b): Latin prefixes that happen to be words (con+tent, pen+insular).
-_PREFIX_HOMOGRAPHS: frozenset[str] = frozenset("con pen ref sub sup".split())
+# Compound guard (1b): prefixes that happen to be words (con+tent, pen+insular, dis+play, pro+test).
+_PREFIX_HOMOGRAPHS: frozenset[str] = frozenset("con pen ref sub sup dis mis non pre pro anti semi uni tri bio".split())
 
 # Compound guard (2): known pseudo-compounds whose two halves are real words but are not
 # meaningful parts (the word is not a kind of its second half, nor about its first).
@@ -221,7 +221,7 @@ NOT_DERIVED: frozenset[str] = frozenset(
     portion passion passive organize organise organism organist porter portable holly irony
     ironic paddy cavity poppy pageant badger penal topical cornish potion taper stationery
     polity saucer potable ravenous waver batten casement reefer fallible cower bower penance
-    gator fanny chipper""".split()
+    gator fanny chipper station stations stationary""".split()
 )
 
 # Spelling variants. Patterns rewrite a British ending into the American one (or back); a
@@ -256,7 +256,7 @@ _NOT_VARIANTS: frozenset[frozenset[str]] = frozenset(
     for p in """four/for hour/hor tour/tor pour/por sour/sor flour/flor your/yor dour/dor
     timber/timbre tiger/tigre filler/filer filled/filed filling/filing tiller/tiler
     rogue/rog vogue/vog prize/prise fence/fense sense/sence dense/dence tense/tence
-    hence/hense ogre/oger""".split()
+    hence/hense ogre/oger prized/prised prizes/prises prizing/prising""".split()
 )
 # Irregular British/American pairs no pattern covers.
 _SPELLING_PAIRS: tuple[tuple[str, str], ...] = tuple(
@@ -327,6 +327,7 @@ _SUFFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
 # (display, mistake, report, disease), so a prefix only strips when the prefixed word is at
 # least _PREFIX_MARGIN Zipf units rarer than the stem (unhorse 1.5 vs horse 4.8).
 _PREFIXES: tuple[str, ...] = ("un", "non", "dis", "mis", "re", "pre", "anti", "semi")
+_OPEN_ADJECTIVES = ("able", "ible", "ed", "ing", "ful")
 
 _MIN_PART = 3  # letters in a compound part or a stem ("ear" + "thquake" is no split)
 _PART_ZIPF = 3.0  # a compound part is a common word (wordfreq Zipf >= 3, ~1 per million words)
@@ -412,7 +413,7 @@ def _variants(word: str) -> frozenset[str]:
     out: set[str] = set()
     for gb, us in _SPELLING_END_PATTERNS:
         for src, dst in ((gb, us), (us, gb)):
-            if word.endswith(src) and len(word) - len(src) >= 3:
+            if word.endswith(src) and len(word) - len(src) >= 2:  # me-tre, fi-bre
                 out.add(word[: -len(src)] + dst)
     for suffix in _OUR_SUFFIXES:
         for src, dst in (("our", "or"), ("or", "our")):
@@ -441,7 +442,7 @@ def _doubled_l_ok(a: str, b: str) -> bool:
         return True
     double = a if len(a) > len(b) else b
     base = double[: double.rindex("ll") + 1]
-    return base.endswith(("el", "al"))
+    return base.endswith(("el", "al")) and len(re.findall(r"[aeiou]+", base)) >= 2  # trav-el, not bal
 
 
 def _restore(base: str, how: str) -> str | None:
@@ -494,6 +495,12 @@ def _derivational_stems(word: str) -> frozenset[str]:
             stem = word[len(prefix) :]
             if _is_stem(stem) and z <= _zipf(stem) - _PREFIX_MARGIN:
                 out.add(stem)
+            elif prefix in ("un", "non") and stem.endswith(_OPEN_ADJECTIVES) and _is_lemma(stem):
+                # un- + a participle or -able adjective is fully productive and transparent
+                # (unbreakable, unpainted), however frequent the whole; the stem must itself
+                # be common or built on a common word (breakable -> break).
+                if _zipf(stem) >= _STEM_ZIPF or _derivational_stems(stem):
+                    out.add(stem)
     return frozenset(out)
 
 
@@ -695,8 +702,10 @@ def _board_violation(clue: _Text, board: _Board) -> Verdict | None:
         word = board.words[i]
         card = _analyse(word)
         board_word = card.shown.upper()
-        if part in clue.roots:
-            what = f'is a part of the visible compound {board_word}' + ("" if part == clue.key else f' ("{part}")')
+        if part == clue.key:
+            what = f"is a part of the visible compound {board_word}"
+        elif part in clue.roots:
+            what = f'is a form of "{part}", a part of the visible compound {board_word}'
         elif part in card.roots:
             what = f"is built on the visible board word {board_word}"
         else:

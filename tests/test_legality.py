@@ -1,0 +1,391 @@
+"""Clue legality (RULES.md §4, §2): the rule book's examples, the pitfalls we decided, and the fast mask."""
+
+from __future__ import annotations
+
+import pytest
+import wordfreq
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spymaster_ai.rules.cards import deal_words
+from spymaster_ai.rules.legality import (
+    COLOUR_WORDS,
+    POSITION_WORDS,
+    RULE_COMPOUND_PART,
+    RULE_LETTERS_OR_POSITION,
+    RULE_NOT_A_WORD,
+    RULE_NOT_ONE_WORD,
+    RULE_PICTURE_APPEARANCE,
+    RULE_VISIBLE_WORD,
+    RULE_WORD_FORM,
+    LegalityOptions,
+    Verdict,
+    check_clue,
+    legal_mask,
+)
+from spymaster_ai.rules.wordlists import available_lists, load_words
+
+PICTURES = LegalityOptions(pictures=True)
+MULTI = LegalityOptions(multi_word=True)
+
+# Ordinary filler cards that collide with none of the clues below.
+FILLER = ["piano", "tiger", "violin", "octopus", "blanket"]
+
+
+def verdict(clue: str, *board: str, **kw) -> Verdict:
+    return check_clue(clue, [*board, *FILLER], **kw)
+
+
+# --------------------------------------------------------------------------- the rule book's examples
+ILLEGAL = [
+    # (clue, visible card, rule): RULES.md §4 and the brief's required cases first
+    ("earth", "earthquake", RULE_COMPOUND_PART),
+    ("quake", "earthquake", RULE_COMPOUND_PART),
+    ("horse", "horseshoe", RULE_COMPOUND_PART),
+    ("shoe", "horseshoe", RULE_COMPOUND_PART),
+    ("unhorsed", "horseshoe", RULE_COMPOUND_PART),
+    ("snowshoe", "horseshoe", RULE_COMPOUND_PART),
+    ("broken", "break", RULE_WORD_FORM),
+    ("breaking", "break", RULE_WORD_FORM),
+    ("breakage", "break", RULE_WORD_FORM),
+    ("theatre", "theater", RULE_WORD_FORM),
+    ("rain", "rainbow", RULE_COMPOUND_PART),
+    ("storm", "storm", RULE_VISIBLE_WORD),
+    # visible word: case, spacing and accents do not matter
+    ("EARTHQUAKE", "earthquake", RULE_VISIBLE_WORD),
+    ("  Ice   CREAM ", "ice cream", RULE_VISIBLE_WORD),
+    ("café", "cafe", RULE_VISIBLE_WORD),
+    ("icecream", "ice cream", RULE_VISIBLE_WORD),
+    ("ice-cream", "ice cream", RULE_VISIBLE_WORD),
+    # inflections, both directions, irregular ones included
+    ("mice", "mouse", RULE_WORD_FORM),
+    ("geese", "goose", RULE_WORD_FORM),
+    ("children", "child", RULE_WORD_FORM),
+    ("break", "broken", RULE_WORD_FORM),
+    ("swam", "swim", RULE_WORD_FORM),
+    ("leaves", "leaf", RULE_WORD_FORM),
+    ("better", "good", RULE_WORD_FORM),  # same spelling, same word: the comparative of good
+    # derivations, both directions
+    ("break", "breakage", RULE_WORD_FORM),
+    ("painter", "paint", RULE_WORD_FORM),
+    ("happiness", "happy", RULE_WORD_FORM),
+    ("unhappy", "happy", RULE_WORD_FORM),
+    ("wooden", "wood", RULE_WORD_FORM),
+    ("rainy", "rain", RULE_WORD_FORM),
+    ("sunny", "sun", RULE_WORD_FORM),
+    ("duckling", "duck", RULE_WORD_FORM),
+    ("princess", "prince", RULE_WORD_FORM),
+    ("magical", "magic", RULE_WORD_FORM),
+    ("unbreakable", "break", RULE_WORD_FORM),
+    ("rebuild", "build", RULE_WORD_FORM),
+    # British/American spellings, patterns and the irregular table
+    ("colour", "color", RULE_WORD_FORM),
+    ("color", "colour", RULE_WORD_FORM),
+    ("favourite", "favorite", RULE_WORD_FORM),
+    ("metre", "meter", RULE_WORD_FORM),
+    ("fibre", "fiber", RULE_WORD_FORM),
+    ("organise", "organize", RULE_WORD_FORM),
+    ("analyse", "analyze", RULE_WORD_FORM),
+    ("defence", "defense", RULE_WORD_FORM),
+    ("catalogue", "catalog", RULE_WORD_FORM),
+    ("traveller", "traveler", RULE_WORD_FORM),
+    ("travelled", "travel", RULE_WORD_FORM),
+    ("grey", "gray", RULE_WORD_FORM),
+    ("aluminium", "aluminum", RULE_WORD_FORM),
+    ("tyre", "tire", RULE_WORD_FORM),
+    ("plough", "plow", RULE_WORD_FORM),
+    ("mould", "mold", RULE_WORD_FORM),
+    ("cheque", "check", RULE_WORD_FORM),
+    ("theatres", "theater", RULE_WORD_FORM),  # inflection of a variant
+    # compound parts and words built on them
+    ("light", "lighthouse", RULE_COMPOUND_PART),
+    ("houses", "lighthouse", RULE_COMPOUND_PART),
+    ("fire", "firefighter", RULE_COMPOUND_PART),
+    ("fight", "firefighter", RULE_COMPOUND_PART),  # a form of the part "fighter"
+    ("snowman", "snow", RULE_COMPOUND_PART),  # a compound built on a visible word
+    ("footprint", "football", RULE_COMPOUND_PART),  # shares the part "foot", like snowshoe/horseshoe
+    ("fly", "butterfly", RULE_COMPOUND_PART),  # a butterfly is a fly (as dragonfly); see "butter" below
+    ("dragonfly", "butterfly", RULE_COMPOUND_PART),
+    ("marine", "submarine", RULE_COMPOUND_PART),
+    ("ship", "spaceship", RULE_COMPOUND_PART),
+    ("nut", "peanut", RULE_COMPOUND_PART),
+    # multi-word cards forbid their words
+    ("ice", "ice cream", RULE_COMPOUND_PART),
+    ("cream", "ice cream", RULE_COMPOUND_PART),
+    ("creamy", "ice cream", RULE_COMPOUND_PART),
+    ("york", "new york", RULE_COMPOUND_PART),
+    ("new", "new york", RULE_COMPOUND_PART),
+    ("ness", "loch ness", RULE_COMPOUND_PART),
+    ("diver", "scuba diver", RULE_COMPOUND_PART),
+    ("ray", "x-ray", RULE_COMPOUND_PART),
+]
+
+LEGAL = [
+    # letter sequences that are not meaningful parts (RULES.md §4.3 and the brief)
+    ("ear", "earthquake"),
+    ("hearth", "earthquake"),
+    ("knight", "night"),
+    ("sparrow", "row"),
+    ("land", "england"),
+    ("island", "england"),
+    # pitfalls, decided: pseudo-compounds stay whole
+    ("car", "carpet"),
+    ("pet", "carpet"),
+    ("carpet", "car"),
+    ("hand", "handsome"),
+    ("pan", "panda"),
+    ("panda", "pan"),
+    ("butter", "butterfly"),  # "butter" is opaque in butterfly; "fly" is not (see ILLEGAL)
+    ("kit", "kitten"),
+    ("man", "manage"),
+    ("pass", "passion"),
+    ("mess", "message"),
+    ("sea", "season"),
+    ("son", "person"),
+    ("barrow", "row"),
+    ("arrow", "row"),
+    ("tent", "content"),
+    ("suit", "tennis"),  # control: unrelated words are legal
+    ("washington", "washing machine"),
+    ("support", "passport"),
+    ("substance", "submarine"),
+    ("friendship", "ship"),  # -ship is a suffix there, not a ship
+    ("refrain", "rainbow"),
+    ("litter", "lighthouse"),  # not lit + er
+    # pseudo-derivations stay legal
+    ("lady", "lad"),
+    ("early", "ear"),
+    ("corny", "cornet"),
+    ("business", "bus"),
+    ("hater", "hat"),
+    ("display", "play"),
+    ("kitty", "kit"),
+    ("planet", "plan"),
+    ("taxes", "taxi"),
+    # spelling look-alikes that are different words
+    ("scour", "score"),
+    ("letter", "lettre"),
+    ("timbre", "timber"),
+    # homophones spelled differently are different words (RULES.md §4)
+    ("knight", "night"),
+    ("flour", "flower"),
+    ("bare", "bear"),
+]
+
+
+@pytest.mark.parametrize(("clue", "card", "rule"), ILLEGAL)
+def test_illegal_clue_names_the_rule_and_the_card(clue: str, card: str, rule: str) -> None:
+    v = verdict(clue, card)
+    assert not v.legal, v
+    assert v.rule == rule, v
+    assert v.collides_with == card
+    assert card.upper() in v.reason and "rule" in v.reason
+
+
+@pytest.mark.parametrize(("clue", "card"), LEGAL)
+def test_meaningless_overlaps_stay_legal(clue: str, card: str) -> None:
+    v = verdict(clue, card)
+    assert v.legal, v
+    assert (v.rule, v.collides_with) == (None, None)
+
+
+def test_a_covered_word_is_legal_again() -> None:
+    board = ["earthquake", "storm", "rainbow", *FILLER]
+    assert not check_clue("earth", board).legal
+    assert not check_clue("storm", board).legal
+    covered = [w for w in board if w not in ("earthquake", "storm")]
+    assert check_clue("earth", covered).legal
+    assert check_clue("storm", covered).legal
+    assert not check_clue("rain", covered).legal  # RAINBOW is still visible
+
+
+def test_storm_and_rain_with_storm_and_rainbow_visible() -> None:
+    board = ["storm", "rainbow", *FILLER]
+    assert check_clue("storm", board).rule == RULE_VISIBLE_WORD
+    rain = check_clue("rain", board)
+    assert (rain.rule, rain.collides_with) == (RULE_COMPOUND_PART, "rainbow")
+
+
+def test_the_first_colliding_card_in_board_order_is_named() -> None:
+    a = check_clue("painting", ["painter", "paint", *FILLER])
+    b = check_clue("painting", ["paint", "painter", *FILLER])
+    assert (a.collides_with, b.collides_with) == ("painter", "paint")
+    # a stronger rule wins over an earlier card: the visible word itself beats a compound
+    c = check_clue("horse", ["horseshoe", "horse", *FILLER])
+    assert (c.rule, c.collides_with) == (RULE_VISIBLE_WORD, "horse")
+
+
+def test_reasons_say_what_kind_of_form() -> None:
+    assert "spelling variant" in verdict("theatre", "theater").reason
+    assert "inflected form" in verdict("mice", "mouse").reason
+    assert "derived form" in verdict("breakage", "break").reason
+    assert "part of the visible compound EARTHQUAKE" in verdict("earth", "earthquake").reason
+    assert "built on the visible board word SNOW" in verdict("snowman", "snow").reason
+
+
+# --------------------------------------------------------------------------- rule 4: one word
+@pytest.mark.parametrize("clue", ["ice cream", "x-ray", "new york", "james bond", "well-being"])
+def test_spaces_and_hyphens_are_refused_unless_multi_word(clue: str) -> None:
+    v = verdict(clue, "dog")
+    assert (v.legal, v.rule, v.collides_with) == (False, RULE_NOT_ONE_WORD, None)
+    assert check_clue(clue, ["dog", *FILLER], MULTI).legal
+
+
+def test_multi_word_clues_still_obey_the_board() -> None:
+    v = check_clue("new york", ["york", *FILLER], MULTI)
+    assert (v.rule, v.collides_with) == (RULE_COMPOUND_PART, "york")
+    v = check_clue("x-ray", ["ray", *FILLER], MULTI)
+    assert (v.rule, v.collides_with) == (RULE_COMPOUND_PART, "ray")
+    assert check_clue("ice cream", ["ice cream", *FILLER], MULTI).rule == RULE_VISIBLE_WORD
+
+
+def test_acronyms_are_an_option() -> None:
+    assert verdict("F.B.I.", "dog").rule == RULE_NOT_ONE_WORD
+    assert check_clue("F.B.I.", ["dog", *FILLER], LegalityOptions(acronyms=True)).legal
+
+
+# --------------------------------------------------------------------------- rule 5: letters, positions, count
+@pytest.mark.parametrize("clue", ["s", "A", "middle", "rows", "corner", "Top", "column", "second", "vowel"])
+def test_letters_and_positions_are_refused(clue: str) -> None:
+    v = verdict(clue, "dog")
+    assert (v.legal, v.rule) == (False, RULE_LETTERS_OR_POSITION)
+
+
+def test_position_phrases_are_refused_even_as_multi_word() -> None:
+    assert check_clue("top left", ["dog", *FILLER], MULTI).rule == RULE_LETTERS_OR_POSITION
+    assert check_clue("top hat", ["dog", *FILLER], MULTI).legal
+
+
+@pytest.mark.parametrize("clue", ["3", "r2d2", "007"])
+def test_digits_are_refused(clue: str) -> None:
+    v = verdict(clue, "dog")
+    assert (v.legal, v.rule) == (False, RULE_LETTERS_OR_POSITION)
+    assert "digits" in v.reason
+
+
+def test_the_count_itself_is_refused() -> None:
+    assert verdict("three", "dog", count=3).rule == RULE_LETTERS_OR_POSITION
+    assert verdict("zero", "dog", count=0).rule == RULE_LETTERS_OR_POSITION
+    assert verdict("three", "dog", count=2).legal
+    assert verdict("three", "dog").legal  # no count given: nothing to compare
+
+
+@pytest.mark.parametrize("clue", ["", "   ", "dog!", "o'clock", "-", "ice--", "-dog", "hello?"])
+def test_junk_is_not_a_word(clue: str) -> None:
+    v = verdict(clue, "dog")
+    assert (v.legal, v.rule, v.collides_with) == (False, RULE_NOT_A_WORD, None)
+    assert v.reason
+
+
+# --------------------------------------------------------------------------- Pictures (§2)
+def test_pictures_refuses_colour_words_but_not_shades() -> None:
+    assert check_clue("red", FILLER, PICTURES).rule == RULE_PICTURE_APPEARANCE
+    assert check_clue("reds", FILLER, PICTURES).rule == RULE_PICTURE_APPEARANCE
+    assert check_clue("dark", FILLER, PICTURES).legal  # "dark" is valid for night or evil things
+    assert check_clue("red", FILLER).legal  # classic: colours are ordinary words
+
+
+def test_pictures_shape_words_are_an_option() -> None:
+    assert check_clue("circle", FILLER, PICTURES).legal
+    v = check_clue("circle", FILLER, LegalityOptions(pictures=True, forbid_shapes=True))
+    assert v.rule == RULE_PICTURE_APPEARANCE
+
+
+def test_pictures_one_word_and_captions() -> None:
+    captions = ["knight", "moon", "fire truck", *FILLER]
+    assert check_clue("ice cream", captions, PICTURES).rule == RULE_NOT_ONE_WORD
+    assert check_clue("knight", captions, PICTURES).legal  # a caption is not a word on the table
+    assert check_clue("fire", captions, PICTURES).legal
+    strict = LegalityOptions(pictures=True, strict_captions=True)
+    assert check_clue("knight", captions, strict).rule == RULE_VISIBLE_WORD
+    assert check_clue("fire", captions, strict).rule == RULE_COMPOUND_PART
+
+
+# --------------------------------------------------------------------------- contracts
+def test_inputs_are_not_changed_and_a_plain_string_board_is_refused() -> None:
+    board = ["earthquake", *FILLER]
+    before = list(board)
+    check_clue("earth", board)
+    legal_mask(["earth", "ear"], board)
+    assert board == before
+    with pytest.raises(TypeError):
+        check_clue("earth", "earthquake")
+
+
+def test_verdict_to_json_round_trips_the_fields() -> None:
+    v = verdict("earth", "earthquake")
+    assert v.to_json() == {"legal": False, "rule": v.rule, "collides_with": "earthquake", "reason": v.reason}
+
+
+def test_rule_lists_hold_what_the_module_documents() -> None:
+    assert {"middle", "left", "right", "top", "bottom", "corner", "row", "column", "first"} <= POSITION_WORDS
+    assert {"red", "blue", "green", "black", "white"} <= COLOUR_WORDS and "dark" not in COLOUR_WORDS
+
+
+# --------------------------------------------------------------------------- the fast mask
+def _vocabulary() -> list[str]:
+    words = [w for w in wordfreq.top_n_list("en", 6000) if w.isalpha()]
+    tricky = [c for c, *_ in ILLEGAL] + [c for c, _ in LEGAL] + ["", "ice cream", "x-ray", "3", "F.B.I.", "o'clock"]
+    return words + tricky
+
+
+@pytest.mark.parametrize(
+    "options",
+    [None, PICTURES, MULTI, LegalityOptions(pictures=True, strict_captions=True, forbid_shapes=True)],
+    ids=["classic", "pictures", "multi-word", "strict-pictures"],
+)
+def test_legal_mask_agrees_with_check_clue_on_a_real_vocabulary(options: LegalityOptions | None) -> None:
+    vocab = _vocabulary()
+    cards = load_words("classic")
+    for seed in range(3):
+        board = list(deal_words(cards, 25, seed=seed)) + ["earthquake", "ice cream", "theater"]
+        mask = legal_mask(vocab, board, options)
+        expected = [check_clue(c, board, options).legal for c in vocab]
+        assert mask == expected
+        assert 0 < mask.count(False) < len(vocab)  # the sample exercises both outcomes
+
+
+# --------------------------------------------------------------------------- properties
+_CARDS = load_words("classic")
+_CLUES = [w for w in wordfreq.top_n_list("en", 3000) if w.isalpha()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(_CARDS), min_size=1, max_size=25, unique=True),
+    st.sampled_from(_CLUES),
+    st.data(),
+)
+def test_board_rules_decompose_per_card_and_covering_never_makes_a_clue_illegal(board, clue, data) -> None:
+    v = check_clue(clue, board)
+    per_card = [check_clue(clue, [card]) for card in board]
+    assert v.legal == all(p.legal for p in per_card)
+    covered = data.draw(st.lists(st.sampled_from(board), unique=True))
+    rest = [w for w in board if w not in covered]
+    if v.legal:
+        assert check_clue(clue, rest).legal
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(_CARDS))
+def test_every_card_is_illegal_while_visible_and_legal_once_covered(card: str) -> None:
+    assert check_clue(card, [card]).rule == RULE_VISIBLE_WORD
+    assert check_clue(card.upper(), [card]).rule == RULE_VISIBLE_WORD
+    assert check_clue(card, []).rule != RULE_VISIBLE_WORD
+
+
+# --------------------------------------------------------------------------- word lists
+def test_classic_list_is_large_clean_and_has_multi_word_cards() -> None:
+    words = load_words()
+    assert words == load_words("classic") and "classic" in available_lists()
+    assert len(words) >= 400 and len(set(words)) == len(words)
+    assert all(w == w.lower().strip() and "  " not in w for w in words)
+    assert all(ch.isalpha() or ch == " " for w in words for ch in w)
+    multi = [w for w in words if " " in w]
+    assert {"ice cream", "new york", "loch ness", "scuba diver"} <= set(multi)
+    assert len(deal_words(words, 25, seed=0)) == 25
+
+
+def test_unknown_list_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="no word list 'nope'"):
+        load_words("nope")
