@@ -252,7 +252,8 @@ def test_spymaster_is_deterministic_and_reset_is_harmless():
 def test_spymaster_parameter_errors_are_specific():
     emb = toy()
     for kw, msg in [({"risk": 1.5}, "risk"), ({"max_count": 0}, "max_count"), ({"temperature": 0}, "temperature"),
-                    ({"partner_mode": "max"}, "partner_mode"), ({"costs": {"dragon": 1}}, "costs"), ({"partner": []}, "partner")]:
+                    ({"partner_mode": "max"}, "partner_mode"), ({"assassin_cost": -1}, "assassin_cost"), ({"partner": []}, "partner"),
+                    ({"standardise": "row"}, "standardise"), ({"shortlist": 0}, "shortlist")]:
         with pytest.raises(ValueError, match=msg):
             EmbeddingSpymaster(emb, **kw)
     with pytest.raises(ValueError, match="no own card"):

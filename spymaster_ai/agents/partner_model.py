@@ -45,7 +45,7 @@ def expected_outcome(
     value: np.ndarray,
     cost: np.ndarray,
     max_count: int,
-    temperature: float = 0.75,
+    temperature: float = 0.3,
     sim_sq_t: np.ndarray | None = None,
     spread: float | None = None,
 ) -> GuessOutcome:
