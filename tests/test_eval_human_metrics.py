@@ -292,7 +292,7 @@ def test_calibration_learns_a_frequency_preference():
             common = max(board, key=lambda w: zipf_frequency(w, "en"))
             turns.append(GuessTurn(len(turns) + 1, board, clue, (common,)))
     model = CalibratedGuesser([emb], name="cal").fit(turns)
-    assert model.feature_names == ["toy:similarity", "toy:board_z", "toy:is_top", "card_zipf"]
+    assert model.feature_names == ["toy:similarity", "toy:board_z", "toy:is_top", "toy:hubness", "card_zipf"]
     assert model.coefficients()["card_zipf"] > 0
     hits = np.mean([model.rank_cards(t.remaining, t.clue)[0] == t.first_guess for t in turns])
     plain = AgentAdapter(ToyGuesser(), None)

@@ -98,6 +98,7 @@ class AgentAdapter:
         # Why a role is missing (e.g. "'robust' is a spymaster, not a guesser"), for the report.
         self.guesser_note = guesser_note
         self.spymaster_note = spymaster_note
+        self._vocab_cache: Optional[tuple[Any, frozenset[str]]] = None
 
     # -- capabilities -----------------------------------------------------------------------
 
@@ -157,8 +158,8 @@ class AgentAdapter:
         """Raise Unscorable when the spymaster could never say ``clue`` here."""
         if not self.can_rank_clues:
             raise Unscorable("no-clue-ranking", self.spymaster_note)
-        vocabulary = getattr(self.spymaster, "vocabulary", None)
-        if vocabulary is not None and clue not in _as_set(self.spymaster, vocabulary):
+        vocabulary = self._vocabulary_set()
+        if vocabulary is not None and clue not in vocabulary:
             raise Unscorable("outside-vocabulary", f"{clue!r} is not a candidate clue of {self.name}")
         from ..rules.legality import check_clue
 
@@ -174,6 +175,15 @@ class AgentAdapter:
         options = self.spymaster.rank_clues(giver_view(targets, black, tan), top=depth)
         return ClueRanking(tuple(o.word for o in options), tuple(float(o.score) for o in options))
 
+    def _vocabulary_set(self) -> Optional[frozenset[str]]:
+        """The spymaster's public ``vocabulary`` as a set (rebuilt only if it changes)."""
+        vocabulary = getattr(self.spymaster, "vocabulary", None)
+        if vocabulary is None:
+            return None
+        if self._vocab_cache is None or self._vocab_cache[0] is not vocabulary:
+            self._vocab_cache = (vocabulary, frozenset(vocabulary))
+        return self._vocab_cache[1]
+
     # -- (c) choosing targets ----------------------------------------------------------------
 
     def choose_targets(self, green: Sequence[str], black: Sequence[str], tan: Sequence[str]) -> tuple[str, ...]:
@@ -183,18 +193,6 @@ class AgentAdapter:
         self.spymaster.reset(self.seed)
         best = self.spymaster.rank_clues(giver_view(green, black, tan), top=1)[0]
         return tuple(best.targets)
-
-
-_VOCAB_SETS: dict[int, tuple[Any, frozenset[str]]] = {}
-
-
-def _as_set(owner: Any, vocabulary: Sequence[str]) -> frozenset[str]:
-    """A set of the spymaster's vocabulary, built once per vocabulary object."""
-    hit = _VOCAB_SETS.get(id(owner))
-    if hit is None or hit[0] is not vocabulary:
-        hit = (vocabulary, frozenset(vocabulary))
-        _VOCAB_SETS[id(owner)] = hit
-    return hit[1]
 
 
 def make_adapter(agent: str = "minilm", *, guesser: Optional[str] = None, spymaster: Optional[str] = None,

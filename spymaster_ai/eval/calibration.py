@@ -1,9 +1,10 @@
 """A guesser calibrated on human first guesses (``eval human --calibrate``).
 
-Why: raw cosine rankings disagree with people in systematic ways (some models over-rate rare
-or generic words; models disagree on which words are related). A small logistic regression
-over each model's standardised similarity, its board z-score and whether the card is that
-model's top pick, plus the card's word frequency, learns how much to trust each signal.
+Why: raw cosine rankings disagree with people in systematic ways (some cards are close to
+almost every word, "hubs"; models disagree on which words are related). A small logistic
+regression over each model's standardised similarity, its board z-score, whether the card is
+that model's top pick and how much of a hub the card is, plus the card's word frequency,
+learns how much to trust each signal.
 
 Honest by construction: the validation turns are split by *game* (all turns of a board on
 one side) with a seeded permutation; the model is fitted on one part and every figure is
@@ -25,6 +26,8 @@ from .human_join import guess_games
 __all__ = ["CalibratedGuesser", "CalibrationSplit", "member_models", "split_by_game"]
 
 DEFAULT_FIT_SHARE = 0.5
+# A card's hubness: the mean of its HUB_NEIGHBOURS highest similarities to the clue vocabulary.
+HUB_NEIGHBOURS = 10
 
 
 @dataclass(frozen=True)
@@ -66,8 +69,10 @@ class CalibratedGuesser:
 
     Features per card, for each model: similarity to the clue in that model's own standard
     units (``similarity_stats``), its z-score across the board, 1 if it is the model's top
-    card; and the card's wordfreq Zipf frequency. Scikit-learn's ``LogisticRegression`` on
-    standardised features (deterministic lbfgs) scores every card; the best score is the guess.
+    card, its hubness (mean of its 10 highest similarities to the model's clue vocabulary,
+    same units: a card close to everything is a weak guess for any one clue); and the card's
+    wordfreq Zipf frequency. Scikit-learn's ``LogisticRegression`` on standardised features
+    (deterministic lbfgs) scores every card; the best score is the guess.
     """
 
     def __init__(self, models: Sequence[Any], name: str = "calibrated", C: float = 1.0) -> None:
@@ -77,13 +82,14 @@ class CalibratedGuesser:
         self.name = name
         self.C = float(C)
         self._pipeline: Any = None
+        self._hubness: list[dict[str, float]] = [{} for _ in self.models]
 
     @property
     def feature_names(self) -> list[str]:
         names = []
         for m in self.models:
             label = getattr(m, "name", type(m).__name__)
-            names += [f"{label}:similarity", f"{label}:board_z", f"{label}:is_top"]
+            names += [f"{label}:similarity", f"{label}:board_z", f"{label}:is_top", f"{label}:hubness"]
         return names + ["card_zipf"]
 
     def _check(self, clue: str) -> None:
@@ -91,21 +97,38 @@ class CalibratedGuesser:
             if not m.knows(clue):
                 raise Unscorable("clue-unknown", f"{getattr(m, 'name', 'a model')} does not know {clue!r}")
 
+    @staticmethod
+    def _scale(model: Any) -> tuple[float, float]:
+        stats = getattr(model, "similarity_stats", None)
+        return stats() if callable(stats) else (0.0, 1.0)
+
+    def _hub(self, k: int, words: Sequence[str]) -> np.ndarray:
+        """Hubness of each word under model ``k`` (computed once per word)."""
+        cache, model = self._hubness[k], self.models[k]
+        missing = list(dict.fromkeys(w for w in words if w not in cache))
+        if missing:
+            vocab = model.clue_vocabulary()
+            mean, std = self._scale(model)
+            sims = (np.asarray(model.similarity(missing, vocab), dtype=np.float64) - mean) / std
+            top = min(HUB_NEIGHBOURS, sims.shape[1])
+            best = np.partition(sims, sims.shape[1] - top, axis=1)[:, -top:]
+            cache.update(zip(missing, best.mean(axis=1).tolist()))
+        return np.array([cache[w] for w in words])
+
     def features(self, board: Sequence[str], clue: str) -> np.ndarray:
         """(cards, features) float64 for one clue on one board."""
         from ..embeddings.vocabulary import zipf_frequencies
 
         self._check(clue)
         columns = []
-        for m in self.models:
+        for k, m in enumerate(self.models):
             raw = np.asarray(m.similarity([clue], list(board)), dtype=np.float64)[0]
-            stats = getattr(m, "similarity_stats", None)
-            mean, std = stats() if callable(stats) else (0.0, 1.0)
+            mean, std = self._scale(m)
             sim = (raw - mean) / std
             sd = sim.std()
             z = (sim - sim.mean()) / sd if sd > 0 else np.zeros_like(sim)
             top = (sim >= sim.max()).astype(np.float64)
-            columns += [sim, z, top]
+            columns += [sim, z, top, self._hub(k, board)]
         columns.append(np.asarray(zipf_frequencies(list(board)), dtype=np.float64))
         return np.stack(columns, axis=1)
 
