@@ -88,9 +88,6 @@ class Backend(ABC):
     def close(self) -> None:
         """Release workers and connections this backend started."""
 
-    def describe(self) -> dict:
-        return {"backend": self.name, "workers": self.workers}
-
     def __enter__(self) -> "Backend":
         return self
 
@@ -134,6 +131,11 @@ class _GameWorker:
 
     def pid(self) -> int:
         return os.getpid()
+
+    def node(self) -> str:
+        import ray
+
+        return ray.get_runtime_context().get_node_id()
 
 
 def _driver_path() -> str:
@@ -244,8 +246,28 @@ class RayBackend(Backend):
         """The process id of every actor (starts them): for tests and diagnostics."""
         import ray
 
-        actors = self._ensure_actors()
-        return ray.get([a.pid.remote() for a in actors])
+        return ray.get([a.pid.remote() for a in self._ensure_actors()])
+
+    def worker_nodes(self) -> list[str]:
+        """The Ray node id of every actor (starts them): where the work runs."""
+        import ray
+
+        return ray.get([a.node.remote() for a in self._ensure_actors()])
+
+    def stop_workers(self) -> None:
+        """Kill the actors (their CPUs go back to the cluster) but stay connected; the next
+        ``play`` starts new ones."""
+        if not self._actors:
+            return
+        import ray
+
+        if ray.is_initialized():
+            for actor in self._actors:
+                try:
+                    ray.kill(actor)
+                except Exception:  # pragma: no cover - already gone
+                    pass
+        self._actors = []
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -283,23 +305,12 @@ class RayBackend(Backend):
                     pass
 
     def close(self) -> None:
-        if not self._actors and not self._owns_ray:
-            return
-        import ray
-
-        if ray.is_initialized():
-            for actor in self._actors:
-                try:
-                    ray.kill(actor)
-                except Exception:  # pragma: no cover - already gone
-                    pass
-        self._actors = []
+        self.stop_workers()
         if self._owns_ray:
+            import ray
+
             ray.shutdown()
             self._owns_ray = False
-
-    def describe(self) -> dict:
-        return {"backend": self.name, "workers": self.workers, "address": self.address}
 
 
 def make_backend(backend: Union[str, Backend], jobs: int = 1, address: Optional[str] = None) -> Backend:
