@@ -17,8 +17,26 @@ intersections per candidate (see :func:`legal_mask`).
 
 Splitting and affix stripping over-fire on pseudo-compounds (car+pet, spar+row) and pseudo
 derivations (corn+er, lad+y). The guards, each chosen because it removes a class of false
-hits while keeping the rule book's examples, are documented at the tables below; the word
-tables list the remaining known exceptions explicitly.
+hits while keeping the rule book's examples, are documented where they act
+(:func:`_compound_parts`, :func:`_derivational_stems`, :func:`_variants`); the word tables
+(NOT_COMPOUNDS, COMPOUND_PARTS, NOT_DERIVED) list the remaining known exceptions, found by
+checking the shipped board list against the 50,000 most frequent English words.
+
+Engine readings (all tested in tests/test_legality.py):
+
+* Same spelling, same word (RULES.md §4): inflections come from lemminflect whatever the
+  sense, so "better" is a form of GOOD, "number" of NUMB, "dove" of DIVER's "dive".
+* Pseudo-compounds stay whole: carpet, handsome, sparrow, panda, kitten, message, season.
+  Partly opaque compounds keep their meaningful part only: butterfly -> fly (as dragonfly),
+  peacock -> cock, submarine -> marine.
+* A compound clue built on a visible word is illegal (snowman with SNOW), and two compounds
+  sharing a part collide (footprint with FOOTBALL), as snowshoe does with HORSESHOE.
+* Rule 5 cannot read intent, so POSITION_WORDS and LETTER_WORDS are refused whatever the
+  meaning, and in Pictures the COLOUR_WORDS (shade words such as "dark" stay legal).
+* Pictures captions are annotations, not words on the table: legal unless strict_captions.
+* Acronyms are recognised only when written dotted (F.B.I.). ``proper_names`` is accepted for
+  the Pictures option but not enforced: no offline proper-noun lexicon exists here (wordfreq
+  is case-folded), so proper names are legal, as in classic Codenames.
 """
 
 from __future__ import annotations
@@ -72,7 +90,7 @@ class LegalityOptions:
 
     multi_word: bool = False  # allow spaces/hyphens (New York, James Bond, x-ray)
     acronyms: bool = False  # allow dotted acronyms (F.B.I.), checked as the joined letters
-    proper_names: bool = False  # accepted for the Pictures option; see module notes (not detectable)
+    proper_names: bool = False  # Pictures option; accepted, not enforced (see the module docstring)
     pictures: bool = False  # Pictures rules: one word, no colours; captions not forbidden
     forbid_shapes: bool = False  # Pictures option: forbid shape words (circle, rectangle...)
     strict_captions: bool = False  # Pictures house option: a visible card's caption words are forbidden
@@ -251,6 +269,23 @@ _SPELLING_END_PATTERNS: tuple[tuple[str, str], ...] = (
     ("lling", "ling"),
 )
 _OUR_SUFFIXES = ("", "s", "ed", "ing", "ful", "ite", "ites", "able", "ably", "less", "er", "ers", "ist", "hood", "y")
+
+
+def _ending_rewrites() -> dict[str, tuple[tuple[str, int], ...]]:
+    """Word ending -> (replacement, shortest stem kept): both directions of every pattern."""
+    table: dict[str, list[tuple[str, int]]] = {}
+    for gb, us in _SPELLING_END_PATTERNS:
+        table.setdefault(gb, []).append((us, 2))  # me-tre, fi-bre
+        table.setdefault(us, []).append((gb, 2))
+    for suffix in _OUR_SUFFIXES:
+        table.setdefault("our" + suffix, []).append(("or" + suffix, 3))
+        table.setdefault("or" + suffix, []).append(("our" + suffix, 3))
+    return {end: tuple(rewrites) for end, rewrites in table.items()}
+
+
+_ENDING_REWRITES = _ending_rewrites()
+_LONGEST_ENDING = max(map(len, _ENDING_REWRITES))
+_OUR_FORMS = frozenset(r for rs in _ENDING_REWRITES.values() for r, n in rs if n == 3)
 _NOT_VARIANTS: frozenset[frozenset[str]] = frozenset(
     frozenset(p.split("/"))
     for p in """four/for hour/hor tour/tor pour/por sour/sor flour/flor your/yor dour/dor
@@ -355,15 +390,26 @@ def _zipf(word: str) -> float:
 
 
 @lru_cache(maxsize=1 << 17)
+def _lexicon_lemmas(word: str) -> frozenset[str] | None:
+    """All lemmas lemminflect knows for ``word`` (None when it is not in the lexicon).
+
+    Cached: lemminflect deep-copies its entry on every call, the main cost of a cold check.
+    """
+    found = lemminflect.getAllLemmas(word)
+    if not found:
+        return None
+    return frozenset(f.lower() for forms in found.values() for f in forms if f.isalpha())
+
+
 def _is_lemma(word: str) -> bool:
     """A dictionary form in lemminflect's lexicon ("dive" yes; "lit", a form of light, no)."""
-    return word not in _FUNCTION_WORDS and any(word in forms for forms in lemminflect.getAllLemmas(word).values())
+    lemmas = _lexicon_lemmas(word)
+    return word not in _FUNCTION_WORDS and lemmas is not None and word in lemmas
 
 
-@lru_cache(maxsize=1 << 17)
 def _lexical(word: str) -> bool:
     """A content word of lemminflect's English lexicon (not a function word)."""
-    return word not in _FUNCTION_WORDS and bool(lemminflect.getAllLemmas(word))
+    return word not in _FUNCTION_WORDS and _lexicon_lemmas(word) is not None
 
 
 def _fold(text: str) -> str:
@@ -385,11 +431,10 @@ _BAD_LEMMAS: dict[str, frozenset[str]] = {"taxes": frozenset({"taxis", "taxi"}),
 @lru_cache(maxsize=1 << 17)
 def _lemmas(word: str) -> frozenset[str]:
     """Dictionary forms of an inflected word (broken -> break), without the word itself."""
-    out: set[str] = set()
-    for forms in lemminflect.getAllLemmas(word).values():
-        out.update(f.lower() for f in forms if f.isalpha())
-    out.discard(word)
-    return frozenset(out - _BAD_LEMMAS.get(word, frozenset()))
+    lemmas = _lexicon_lemmas(word)
+    if not lemmas:
+        return frozenset()
+    return lemmas - {word} - _BAD_LEMMAS.get(word, frozenset())
 
 
 def _variant_pairs() -> dict[str, set[str]]:
@@ -411,17 +456,11 @@ def _variants(word: str) -> frozenset[str]:
     attested in wordfreq: that keeps theatre/theater and drops French forms (lettre, chambre).
     """
     out: set[str] = set()
-    for gb, us in _SPELLING_END_PATTERNS:
-        for src, dst in ((gb, us), (us, gb)):
-            if word.endswith(src) and len(word) - len(src) >= 2:  # me-tre, fi-bre
-                out.add(word[: -len(src)] + dst)
-    for suffix in _OUR_SUFFIXES:
-        for src, dst in (("our", "or"), ("or", "our")):
-            end = src + suffix
-            if word.endswith(end) and len(word) - len(end) >= 3:
-                stem = word[: -len(end)]
-                if stem[-1] not in "aeiou" or stem[-1] == "i":  # col-our, behavi-our; not flo-or
-                    out.add(stem + dst + suffix)
+    for n in range(2, _LONGEST_ENDING + 1):
+        for dst, min_stem in _ENDING_REWRITES.get(word[-n:], ()):
+            stem = word[:-n]
+            if len(stem) >= min_stem and (dst not in _OUR_FORMS or stem[-1] not in "aeou"):
+                out.add(stem + dst)  # col-our, behavi-our; not flo-or (floor)
     found = {
         v
         for v in out
