@@ -200,7 +200,7 @@ class RayBackend(Backend):
             if self.runtime_env is not None:
                 kwargs["runtime_env"] = self.runtime_env
         else:
-            target = None
+            target = "local"  # a private instance, even where RAY_ADDRESS or `ray start` points elsewhere
             kwargs.update(num_cpus=self.workers, include_dashboard=False)
             env = self.runtime_env
             if env is None:
