@@ -112,7 +112,7 @@ class Verdict:
 _DEFAULT_OPTIONS = LegalityOptions()
 
 # ---------------------------------------------------------------------------------------------
-# Word tables (all lower case). Rule 5 lists are decided here; see the module docstring of each.
+# Word tables (all lower case). The rule 5 lists are engine decisions; each comment says why.
 
 # Rule 5, positions: words whose common use at the table is a place in the grid or an order
 # in it. The checker cannot read intent, so these are refused whatever the meaning (an AI
@@ -239,7 +239,7 @@ NOT_DERIVED: frozenset[str] = frozenset(
     portion passion passive organize organise organism organist porter portable holly irony
     ironic paddy cavity poppy pageant badger penal topical cornish potion taper stationery
     polity saucer potable ravenous waver batten casement reefer fallible cower bower penance
-    gator fanny chipper station stations stationary""".split()
+    gator fanny chipper station stations stationary onion seize seizure""".split()
 )
 
 # Spelling variants. Patterns rewrite a British ending into the American one (or back); a
