@@ -65,6 +65,8 @@ ILLEGAL = [
     ("swam", "swim", RULE_WORD_FORM),
     ("leaves", "leaf", RULE_WORD_FORM),
     ("better", "good", RULE_WORD_FORM),  # same spelling, same word: the comparative of good
+    ("see", "saw", RULE_WORD_FORM),  # SAW the tool is spelled like the past of see
+    ("dove", "scuba diver", RULE_COMPOUND_PART),  # dove is a past of dive, the root of diver
     # derivations, both directions
     ("break", "breakage", RULE_WORD_FORM),
     ("painter", "paint", RULE_WORD_FORM),
@@ -162,6 +164,8 @@ LEGAL = [
     ("kitty", "kit"),
     ("planet", "plan"),
     ("taxes", "taxi"),
+    ("one", "onion"),
+    ("seize", "saw"),
     # spelling look-alikes that are different words
     ("scour", "score"),
     ("letter", "lettre"),
