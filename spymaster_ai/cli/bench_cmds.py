@@ -273,16 +273,25 @@ def bench_pictures(
     red_guesser: Optional[str] = typer.Option(None, "--red-guesser", help="Red guesser spec, if not --red."),
     blue_guesser: Optional[str] = typer.Option(None, "--blue-guesser", help="Blue guesser spec, if not --blue."),
     assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
+    solo: bool = typer.Option(False, "--solo", help="Two-player variant: red (--red, --red-guesser) alone against the simulated opponent."),
+    word_cards: bool = typer.Option(False, "--word-cards", help="Deal word cards on the 5x4 grid instead of picture cards."),
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt,
 ) -> None:
-    """Codenames Pictures layout (5x4, 8/7/4/1), word cards for now; red against blue."""
-    _two_teams(
-        "pictures", red, blue, red_guesser, blue_guesser, assassin_ending, legality, games=games, seed=seed,
-        jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
-        backend=backend, address=address,
-    )
+    """Codenames Pictures (5x4, 8/7/4/1) with the shipped picture cards; red against blue, or --solo."""
+    kw = dict(games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
+              progress=progress, backend=backend, address=address)
+
+    def run() -> None:
+        if solo and (blue != DEFAULT_AGENT or blue_guesser is not None):
+            raise _BadInput("--solo has no blue team: give the pair as --red and --red-guesser")
+        game = "pictures_solo" if solo else "pictures"
+        specs = lineup(game, red, red_guesser or red) if solo else lineup(game, red, red_guesser or red, blue, blue_guesser or blue)
+        options = _options(assassin_ending=assassin_ending, legality=legality, picture_cards=not word_cards)
+        _bench(game, specs, options, **kw)
+
+    _guarded(run)
 
 
 @bench_app.command("solo")
@@ -369,7 +378,7 @@ def bench_replay(
 
 @app.command("tournament")
 def tournament(
-    game: str = typer.Option("duet", "--game", help="duet, classic, solo, kim2019 or pictures."),
+    game: str = typer.Option("duet", "--game", help="duet, classic, solo, kim2019, pictures or pictures_solo."),
     agents: str = typer.Option(DEFAULT_AGENT, "--agents", help="Comma-separated specs: every one as spymaster with every one as guesser."),
     spymasters: Optional[str] = typer.Option(None, "--spymasters", help="Spymaster specs, if not --agents."),
     guessers: Optional[str] = typer.Option(None, "--guessers", help="Guesser specs, if not --agents."),
