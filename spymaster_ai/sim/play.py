@@ -6,13 +6,26 @@ STOP when a guess is mandatory) ends the game as an *error of that agent* (its r
 are in ``GameResult.error``) and counts as a loss for that agent's side (a forfeit). A cap on
 clues per game makes an endless game impossible even with a broken agent or engine.
 
-Game kinds (RULES.md): ``classic`` and ``pictures`` (two teams), ``solo`` (two-player
-variant), ``duet`` and ``kim2019`` (Kim et al. 2019: one team alone, scored in turns).
+Game kinds (RULES.md): ``classic`` and ``pictures`` (two teams), ``solo`` and
+``pictures_solo`` (two-player variant), ``duet`` and ``kim2019`` (Kim et al. 2019: one team
+alone, scored in turns).
+
+Pictures boards hold 20 real picture cards from the shipped deck (``pictures.load_deck``),
+named by card ids such as ``"pic:dog"``; ``PlayOptions(picture_cards=False)`` deals word
+cards on the 5x4 grid instead (RULES.md §2 allows both). Agents are named by the same specs
+on every game: on a picture board the simulator seats each built-in embedding agent with its
+models wrapped in the caption backend (``minilm`` plays as ``captions:minilm``, see
+:func:`for_picture_cards`). The mapping lives here, at the table, because only the game knows
+its cards are pictures; specs, results files and tournament tables keep the plain names.
 """
 
 from __future__ import annotations
 
+import copy
 import random
+import sys
+import threading
+import weakref
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Mapping, Optional
 
@@ -35,15 +48,19 @@ __all__ = [
     "DEFAULT_AGENT",
     "GAME_KINDS",
     "KIM2019_LOSS_TURNS",
+    "PICTURE_GAMES",
     "ROLES",
     "GameResult",
     "PlayOptions",
+    "for_picture_cards",
     "lineup",
     "play_game",
 ]
 
 DEFAULT_AGENT = "minilm"
-GAME_KINDS = ("classic", "pictures", "solo", "duet", "kim2019")
+GAME_KINDS = ("classic", "pictures", "solo", "pictures_solo", "duet", "kim2019")
+# Games on the Pictures grid (5x4, 8/7/4/1): real picture cards unless options say words.
+PICTURE_GAMES = ("pictures", "pictures_solo")
 # Kim et al. 2019 score a game lost on the assassin as 25 turns (the board size).
 KIM2019_LOSS_TURNS = 25
 
@@ -51,6 +68,7 @@ ROLES: dict[str, tuple[str, ...]] = {
     "classic": ("red_spymaster", "red_guesser", "blue_spymaster", "blue_guesser"),
     "pictures": ("red_spymaster", "red_guesser", "blue_spymaster", "blue_guesser"),
     "solo": ("spymaster", "guesser"),
+    "pictures_solo": ("spymaster", "guesser"),
     "kim2019": ("spymaster", "guesser"),
     "duet": ("a_spymaster", "a_guesser", "b_spymaster", "b_guesser"),
 }
@@ -66,9 +84,10 @@ class PlayOptions:
     tokens: Optional[int] = None  # Duet timer tokens; None: 9, or the mission's
     mission: Optional[str] = None  # Duet mission name (MISSIONS), e.g. "moscow"
     legality: str = "strict"  # "strict" refuses illegal clues (an agent error), "penalty" applies the rule's penalty
-    assassin_ending: bool = False  # classic / pictures variant
+    assassin_ending: bool = False  # classic / pictures variant (solo kinds too)
     wordlist: str = "classic"  # board word list (rules.wordlists.load_words)
     max_clues: int = 100  # per game; reaching it is reported as an error
+    picture_cards: bool = True  # pictures games: real picture cards (False: word cards on the 5x4 grid)
 
     def __post_init__(self) -> None:
         if self.legality not in ("strict", "penalty", "off"):
@@ -329,19 +348,105 @@ def _words(options: PlayOptions) -> tuple[str, ...]:
     return load_words(options.wordlist)
 
 
+def _uses_pictures(kind: str, options: PlayOptions) -> bool:
+    return kind in PICTURE_GAMES and options.picture_cards
+
+
+def _deal(kind: str, options: PlayOptions, size: int, rng: random.Random) -> tuple[tuple[str, ...], Optional[tuple[bool, ...]]]:
+    """The board's cards and their per-position picture flags (None: the engine's default).
+
+    Pictures games deal card ids from the shipped deck (combined cards included); with
+    ``picture_cards=False`` they deal words, checked by the full word legality (a caption
+    is only legal on a picture card).
+    """
+    if _uses_pictures(kind, options):
+        from ..pictures import load_deck
+
+        return load_deck().deal(size, rng), (True,) * size
+    words = deal_words(_words(options), size, rng)
+    return words, ((False,) * size if kind in PICTURE_GAMES else None)
+
+
+def _cards_extra(kind: str, options: PlayOptions) -> dict:
+    if kind not in PICTURE_GAMES:
+        return {}
+    return {"cards": "pictures" if options.picture_cards else "words"}
+
+
+# ----------------------------------------------------------------------------- picture cards
+
+_PICTURE_TWINS: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+_CAPTIONED: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+_TWIN_LOCK = threading.Lock()
+
+
+def _scores_pictures(model: Any) -> bool:
+    """Whether a model already scores picture card ids itself (caption or CLIP backend)."""
+    from ..embeddings.captions import CaptionEmbedding
+
+    if isinstance(model, CaptionEmbedding):
+        return True
+    clip = sys.modules.get("spymaster_ai.embeddings.clip")  # only a loaded module can have made one
+    return clip is not None and isinstance(model, clip.ClipEmbedding)
+
+
+def _captioned(model: Any) -> Any:
+    """``model`` wrapped in the caption backend, one wrapper per model (shared by agents)."""
+    if _scores_pictures(model):
+        return model
+    from ..embeddings.captions import CaptionEmbedding
+
+    wrapped = _CAPTIONED.get(model)
+    if wrapped is None:
+        wrapped = _CAPTIONED[model] = CaptionEmbedding(model)
+    return wrapped
+
+
+def for_picture_cards(agent: Any) -> Any:
+    """The agent as it plays a board of picture cards.
+
+    A built-in embedding agent (it holds its model as ``embedding``, a spymaster also its
+    ``partners``) plays through a twin whose text models are wrapped in the caption backend:
+    clues stay words, and each card id is scored through its captions and tags. The words
+    scores are unchanged (the wrapper passes words straight to the text model), so the twin
+    makes the same choices a word board would give it. Models that already score pictures
+    (``captions:...``, ``clip:...``) are kept; an agent with no ``embedding`` (a custom
+    class) gets the card ids as they are. The twin is built once per agent and kept, so its
+    clue vocabulary is computed once; the caller's agent is never changed.
+    """
+    model = getattr(agent, "embedding", None)
+    if model is None or not callable(getattr(model, "similarity", None)):
+        return agent
+    partners = getattr(agent, "partners", None)
+    if _scores_pictures(model) and all(_scores_pictures(m) for m in partners or ()):
+        return agent
+    with _TWIN_LOCK:
+        try:
+            twin = _PICTURE_TWINS.get(agent)
+        except TypeError:  # not weak-referenceable: a fresh twin each game
+            twin = None
+        if twin is None:
+            twin = copy.copy(agent)
+            twin.embedding = _captioned(model)
+            if partners is not None:
+                twin.partners = [_captioned(m) for m in partners]
+            try:
+                _PICTURE_TWINS[agent] = twin
+            except TypeError:
+                pass
+    return twin
+
+
 def _play_two_teams(kind: str, table: _Table, seed: int, index: int) -> dict:
     from ..rules.classic import ClassicGame
 
     options = table.options
     layout = CLASSIC_LAYOUT if kind == "classic" else PICTURES_LAYOUT
     rng = random.Random(seed)
-    words = deal_words(_words(options), layout[0], rng)
+    words, pictures = _deal(kind, options, layout[0], rng)
     # The starting team alternates by game index, so first-move advantage cancels in cross-play.
     starting = Team.RED if index % 2 == 0 else Team.BLUE
     key = generate_classic_key(rng, layout, starting=starting)
-    # Pictures boards hold word cards for now (RULES.md §2 allows words on the 5x4 grid), so
-    # the full word legality applies: a picture-caption board would make the caption a legal clue.
-    pictures = (False,) * layout[0] if kind == "pictures" else None
     game = ClassicGame(
         words, key, assassin_ending=options.assassin_ending, legality=options.legality, pictures=pictures, kind=kind
     )
@@ -362,6 +467,7 @@ def _play_two_teams(kind: str, table: _Table, seed: int, index: int) -> dict:
         "turns": turns,
         "clues": {t.value: tallies[t].clues for t in Team},
         "correct": {t.value: tallies[t].correct for t in Team},
+        **_cards_extra(kind, options),
     }
     return dict(
         won=won, loss_cause=cause, turns=sum(turns.values()), score=None, tally=tallies[Team.RED],
@@ -370,19 +476,23 @@ def _play_two_teams(kind: str, table: _Table, seed: int, index: int) -> dict:
 
 
 def _play_single_team(kind: str, table: _Table, seed: int, index: int) -> dict:
-    """Solo (RULES.md §1 two-player variant) or kim2019 (Kim et al. 2019): one team, red, alone.
+    """Solo (RULES.md §1 two-player variant, on the classic or the Pictures grid) or kim2019
+    (Kim et al. 2019): one team, red, alone.
 
     kim2019 is scored in turns to cover the team's 8 cards, a loss counting ``KIM2019_LOSS_TURNS``.
+    The Assassin Ending option applies to the solo kinds (RULES.md §2: usable with words too).
     """
     from ..rules.classic import ClassicGame
 
     options = table.options
-    layout = KIM2019_LAYOUT if kind == "kim2019" else CLASSIC_LAYOUT
+    layout = {"kim2019": KIM2019_LAYOUT, "pictures_solo": PICTURES_LAYOUT}.get(kind, CLASSIC_LAYOUT)
     rng = random.Random(seed)
-    words = deal_words(_words(options), layout[0], rng)
+    words, pictures = _deal(kind, options, layout[0], rng)
     key = generate_classic_key(rng, layout, starting=Team.RED)
+    engine_kind = {"kim2019": "kim2019", "pictures_solo": "pictures"}.get(kind, "classic")
     game = ClassicGame(
-        words, key, solo=kind == "solo", legality=options.legality, kind="kim2019" if kind == "kim2019" else "classic"
+        words, key, solo=kind in ("solo", "pictures_solo"), legality=options.legality, kind=engine_kind,
+        pictures=pictures, assassin_ending=options.assassin_ending and kind != "kim2019",
     )
     tally = _Tally()
     seats = {Team.RED: ("spymaster", "guesser")}
@@ -393,7 +503,7 @@ def _play_single_team(kind: str, table: _Table, seed: int, index: int) -> dict:
     if kind == "kim2019":
         turns, score, extra = (played if won else KIM2019_LOSS_TURNS), None, {"turns_played": played}
     else:
-        turns, score, extra = played, (game.score() if won else None), {}
+        turns, score, extra = played, (game.score() if won else None), _cards_extra(kind, options)
     return dict(
         won=won, loss_cause=cause, turns=turns, score=score, tally=tally, invalid_clues=tally.invalid, fault=fault,
         extra=extra, game=game,
@@ -513,6 +623,7 @@ _PLAYERS: dict[str, Callable[[_Table, int, int], dict]] = {
     "classic": lambda table, seed, index: _play_two_teams("classic", table, seed, index),
     "pictures": lambda table, seed, index: _play_two_teams("pictures", table, seed, index),
     "solo": lambda table, seed, index: _play_single_team("solo", table, seed, index),
+    "pictures_solo": lambda table, seed, index: _play_single_team("pictures_solo", table, seed, index),
     "kim2019": lambda table, seed, index: _play_single_team("kim2019", table, seed, index),
     "duet": _play_duet,
 }
@@ -531,6 +642,7 @@ def play_game(
 
     ``specs`` names each role's agent in the result. The board, the key and every agent's
     ``reset`` seed derive from ``seed``; ``index`` alternates the starting team in classic.
+    On a board of picture cards each agent plays as :func:`for_picture_cards` makes it.
     """
     if game not in _PLAYERS:
         raise ValueError(f"unknown game {game!r} (known: {', '.join(GAME_KINDS)})")
@@ -538,7 +650,10 @@ def play_game(
     if missing:
         raise ValueError(f"{game} needs agents for {', '.join(missing)}")
     options = options or PlayOptions()
-    table = _Table({r: agents[r] for r in ROLES[game]}, options)
+    seated = {r: agents[r] for r in ROLES[game]}
+    if _uses_pictures(game, options):
+        seated = {r: for_picture_cards(a) for r, a in seated.items()}
+    table = _Table(seated, options)
     out = _PLAYERS[game](table, int(seed), int(index))
     tally: _Tally = out["tally"]
     fault: Optional[_Fault] = out["fault"]
