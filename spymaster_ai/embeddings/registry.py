@@ -2,6 +2,9 @@
 
 Built-in names are the packaged models; ``vectors:PATH`` and ``model:PATH`` load user files;
 ``ensemble:A+B`` and ``consensus:A+B`` combine any of the above (see ``ensemble.py``).
+Picture cards (``"pic:dog"``): ``captions:TEXT`` scores them through their captions and tags
+with any text backend above (``captions:minilm``; see ``captions.py``), ``clip:PATH`` with a
+local CLIP folder (see ``clip.py``).
 """
 
 from __future__ import annotations
@@ -138,6 +141,9 @@ _PATTERNS = (
     EmbeddingInfo("ensemble:A+B+...", "mean of the models' standardised similarities", True, ""),
     EmbeddingInfo("consensus:A+B+...", "soft minimum of standardised similarities: all must agree",
                   True, ""),
+    EmbeddingInfo("captions:TEXT", "picture cards scored through their captions and tags with TEXT (e.g. minilm)",
+                  True, ""),
+    EmbeddingInfo("clip:PATH", "local sentence-transformers CLIP folder: picture cards seen as images", True, ""),
 )
 
 _loaded: dict[tuple[str, int], Embedding] = {}
@@ -152,7 +158,7 @@ def available_embeddings() -> list[EmbeddingInfo]:
 
 
 def _known_names() -> str:
-    return ", ".join(BUILTINS) + ", vectors:PATH, model:PATH, ensemble:A+B, consensus:A+B"
+    return ", ".join(BUILTINS) + ", vectors:PATH, model:PATH, ensemble:A+B, consensus:A+B, captions:TEXT, clip:PATH"
 
 
 def canonical_name(name: str) -> str:
@@ -164,7 +170,9 @@ def canonical_name(name: str) -> str:
     if sep and prefix.lower() in ("ensemble", "consensus"):
         members = [canonical_name(part) for part in rest.split("+") if part.strip()]
         return f"{prefix.lower()}:{'+'.join(members)}"
-    if sep and prefix.lower() in ("vectors", "model"):
+    if sep and prefix.lower() == "captions":
+        return f"captions:{canonical_name(rest)}"
+    if sep and prefix.lower() in ("vectors", "model", "clip"):
         return f"{prefix.lower()}:{rest}"
     return name.lower()
 
@@ -189,6 +197,18 @@ def _build(name: str, vocabulary: Vocabulary, vocab_size: int) -> Embedding:
         from .sentence_models import load_model_folder
 
         return load_model_folder(rest, vocabulary)
+    if sep and prefix == "captions":
+        from .captions import CaptionEmbedding
+
+        if rest.startswith(("captions:", "clip:")):
+            raise EmbeddingError(f"captions:{rest}: the caption backend wraps a text model, not a picture backend")
+        return CaptionEmbedding(load_embedding(rest, vocab_size=vocab_size))
+    if sep and prefix == "clip":
+        from .clip import ClipEmbedding
+
+        if not rest:
+            raise EmbeddingError("clip: needs a model folder, e.g. clip:/models/clip-ViT-B-32")
+        return ClipEmbedding(rest, vocabulary)
     builtin = BUILTINS.get(name)
     if builtin is None:
         raise EmbeddingError(f"unknown embedding {name!r}; known: {_known_names()}")
