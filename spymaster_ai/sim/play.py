@@ -27,6 +27,7 @@ import sys
 import threading
 import weakref
 from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 from typing import Any, Callable, Mapping, Optional
 
 from ..rules.cards import (
@@ -390,15 +391,57 @@ def _scores_pictures(model: Any) -> bool:
     return clip is not None and isinstance(model, clip.ClipEmbedding)
 
 
+@lru_cache(maxsize=1)
+def _picture_board_class() -> type:
+    """The caption backend whose clue vocabulary keeps only words the Pictures rules allow on
+    some board (built on first use, so importing the simulator loads no embedding code).
+
+    Why: the agents check clues with the word rules, which allow colour words; on picture
+    cards (RULES.md §2) "red" or "orange" is refused whatever the board, so a spymaster that
+    picked one would forfeit. Board-dependent rules stay with the agents' own checker.
+    """
+    import numpy as np
+
+    from ..embeddings.captions import CaptionEmbedding
+    from ..rules.legality import LegalityOptions, legal_mask
+
+    class PictureBoardEmbedding(CaptionEmbedding):
+        _picture_keep: Optional[np.ndarray] = None
+        _picture_vocab: Optional[tuple[str, ...]] = None
+
+        def clue_vocabulary(self) -> tuple[str, ...]:
+            if self._picture_vocab is None:
+                words = self.text.clue_vocabulary()
+                keep = np.asarray(legal_mask(list(words), [], LegalityOptions(pictures=True)), dtype=bool)
+                self._picture_keep = keep
+                self._picture_vocab = tuple(w for w, k in zip(words, keep) if k)
+            return self._picture_vocab
+
+        def clue_zipf(self) -> np.ndarray:
+            self.clue_vocabulary()
+            return np.asarray(self.text.clue_zipf())[self._picture_keep]
+
+    return PictureBoardEmbedding
+
+
 def _captioned(model: Any) -> Any:
-    """``model`` wrapped in the caption backend, one wrapper per model (shared by agents)."""
-    if _scores_pictures(model):
-        return model
+    """``model`` as a picture board's agents use it, one wrapper per model (shared by agents).
+
+    A text model gets the caption backend, a caption backend keeps its settings; either way
+    the clue vocabulary drops the words Pictures refuses on every board. CLIP is kept as is.
+    """
     from ..embeddings.captions import CaptionEmbedding
 
+    board_class = _picture_board_class()
+    if isinstance(model, board_class) or (_scores_pictures(model) and not isinstance(model, CaptionEmbedding)):
+        return model
     wrapped = _CAPTIONED.get(model)
     if wrapped is None:
-        wrapped = _CAPTIONED[model] = CaptionEmbedding(model)
+        if isinstance(model, CaptionEmbedding):
+            wrapped = board_class(model.text, deck=model.deck, mode=model.mode, caption_weight=model.caption_weight)
+        else:
+            wrapped = board_class(model)
+        _CAPTIONED[model] = wrapped
     return wrapped
 
 
@@ -407,18 +450,18 @@ def for_picture_cards(agent: Any) -> Any:
 
     A built-in embedding agent (it holds its model as ``embedding``, a spymaster also its
     ``partners``) plays through a twin whose text models are wrapped in the caption backend:
-    clues stay words, and each card id is scored through its captions and tags. The words
-    scores are unchanged (the wrapper passes words straight to the text model), so the twin
-    makes the same choices a word board would give it. Models that already score pictures
-    (``captions:...``, ``clip:...``) are kept; an agent with no ``embedding`` (a custom
-    class) gets the card ids as they are. The twin is built once per agent and kept, so its
-    clue vocabulary is computed once; the caller's agent is never changed.
+    clues stay words, and each card id is scored through its captions and tags (word-to-word
+    scores are the text model's own). Its clue vocabulary leaves out the words Pictures
+    refuses on any board (colour words). A ``captions:...`` model keeps its settings, a
+    ``clip:...`` model is kept as is; an agent with no ``embedding`` (a custom class) gets the
+    card ids as they are. The twin is built once per agent and kept, so its clue vocabulary
+    is computed once; the caller's agent is never changed.
     """
     model = getattr(agent, "embedding", None)
     if model is None or not callable(getattr(model, "similarity", None)):
         return agent
     partners = getattr(agent, "partners", None)
-    if _scores_pictures(model) and all(_scores_pictures(m) for m in partners or ()):
+    if all(_captioned(m) is m for m in [model, *(partners or ())]):
         return agent
     with _TWIN_LOCK:
         try:
