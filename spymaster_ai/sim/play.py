@@ -53,6 +53,7 @@ __all__ = [
     "ROLES",
     "GameResult",
     "PlayOptions",
+    "deal_board",
     "for_picture_cards",
     "lineup",
     "play_game",
@@ -368,6 +369,26 @@ def _deal(kind: str, options: PlayOptions, size: int, rng: random.Random) -> tup
     return words, ((False,) * size if kind in PICTURE_GAMES else None)
 
 
+def deal_board(
+    game: str, seed: int, index: int = 0, options: PlayOptions | None = None
+) -> tuple[tuple[str, ...], Any, Optional[tuple[bool, ...]]]:
+    """The cards, the key and the per-card picture flags of game ``index`` played from ``seed``.
+
+    Exactly what :func:`play_game` deals for a classic-family game (classic, pictures, solo,
+    pictures_solo, kim2019), so a board can be shown or studied outside a game. In two-team
+    games the starting team alternates by index (first-move advantage cancels in cross-play);
+    single-team games always start red.
+    """
+    if game not in ROLES or game == "duet":
+        raise ValueError(f"deal_board deals classic-family boards, not {game!r}")
+    options = options or PlayOptions()
+    layout = {"classic": CLASSIC_LAYOUT, "solo": CLASSIC_LAYOUT, "kim2019": KIM2019_LAYOUT}.get(game, PICTURES_LAYOUT)
+    rng = random.Random(int(seed))
+    cards, pictures = _deal(game, options, layout[0], rng)
+    starting = Team.RED if game not in ("classic", "pictures") or int(index) % 2 == 0 else Team.BLUE
+    return cards, generate_classic_key(rng, layout, starting=starting), pictures
+
+
 def _cards_extra(kind: str, options: PlayOptions) -> dict:
     if kind not in PICTURE_GAMES:
         return {}
@@ -473,6 +494,11 @@ def for_picture_cards(agent: Any) -> Any:
             twin.embedding = _captioned(model)
             if partners is not None:
                 twin.partners = [_captioned(m) for m in partners]
+            # Per-model caches the copy shares with the agent are recomputed from the new
+            # models (ClueVocabularyAgent's lazy vocabulary; the per-board matrices).
+            for cache in ("_vocab", "_board", "_short"):
+                if hasattr(twin, cache):
+                    setattr(twin, cache, None)
             try:
                 _PICTURE_TWINS[agent] = twin
             except TypeError:
@@ -484,12 +510,8 @@ def _play_two_teams(kind: str, table: _Table, seed: int, index: int) -> dict:
     from ..rules.classic import ClassicGame
 
     options = table.options
-    layout = CLASSIC_LAYOUT if kind == "classic" else PICTURES_LAYOUT
-    rng = random.Random(seed)
-    words, pictures = _deal(kind, options, layout[0], rng)
-    # The starting team alternates by game index, so first-move advantage cancels in cross-play.
-    starting = Team.RED if index % 2 == 0 else Team.BLUE
-    key = generate_classic_key(rng, layout, starting=starting)
+    words, key, pictures = deal_board(kind, seed, index, options)
+    starting = key.starting
     game = ClassicGame(
         words, key, assassin_ending=options.assassin_ending, legality=options.legality, pictures=pictures, kind=kind
     )
@@ -528,10 +550,7 @@ def _play_single_team(kind: str, table: _Table, seed: int, index: int) -> dict:
     from ..rules.classic import ClassicGame
 
     options = table.options
-    layout = {"kim2019": KIM2019_LAYOUT, "pictures_solo": PICTURES_LAYOUT}.get(kind, CLASSIC_LAYOUT)
-    rng = random.Random(seed)
-    words, pictures = _deal(kind, options, layout[0], rng)
-    key = generate_classic_key(rng, layout, starting=Team.RED)
+    words, key, pictures = deal_board(kind, seed, index, options)
     engine_kind = {"kim2019": "kim2019", "pictures_solo": "pictures"}.get(kind, "classic")
     game = ClassicGame(
         words, key, solo=kind in ("solo", "pictures_solo"), legality=options.legality, kind=engine_kind,
