@@ -22,6 +22,7 @@ def _register() -> None:
     from . import embeddings_cmd  # noqa: F401
     from . import eval_cmds  # noqa: F401
     from . import sweep_cmds  # noqa: F401
+    from . import pictures_cmds  # noqa: F401
 
 
 def main() -> None:
