@@ -1,8 +1,11 @@
-"""Headline table 2: leave-one-out cross-play on Duet. For every guesser model Y: the
-mirror spymaster (same model, self-play), every plain spymaster of another model, and the
-robust spymaster whose own model and partner model exclude Y (it never saw Y).
+"""Headline table 2: leave-one-out cross-play (Duet and the Kim et al. 2019 protocol).
 
-    python experiments/leave_one_out.py --games 200 --seed 0 --jobs 2
+For every guesser model G: the mirror spymaster (same model, self-play), every plain
+spymaster of another model, and the robust spymaster that never saw G
+(``robust:exclude=G``: its own model and its partner models are the other packaged models).
+The same run gives the full cross-play matrix of the plain spymasters (table 3).
+
+    python experiments/leave_one_out.py --games 500 --seed 0 --jobs 1
 """
 
 from __future__ import annotations
@@ -12,65 +15,82 @@ import json
 from pathlib import Path
 
 from spymaster_ai import __version__
+from spymaster_ai.agents.registry import LEAVE_ONE_OUT_POOL
 from spymaster_ai.sim import PlayOptions, run_tournament
+from spymaster_ai.sim.metrics import wilson_interval
 from spymaster_ai.sim.tournament import format_cell
 
 
-def installed_models() -> list[str]:
-    from spymaster_ai.embeddings import available_embeddings
-
-    return [e.name for e in available_embeddings() if e.installed and ":" not in e.name]
+def robust_without(held_out: str, extra: str = "") -> str:
+    return f"robust:exclude={held_out}" + (f",{extra}" if extra else "")
 
 
-def robust_without(models: list[str], held_out: str, risk: float) -> str:
-    others = [m for m in models if m != held_out]
-    return f"robust:embedding={others[0]},partner={'+'.join(others)},risk={risk}"
+def causes(cell: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(cell.get("loss_causes", {}).items()) if v) or "–"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--models", help="comma-separated embedding names (default: every installed model)")
+    ap.add_argument("--models", default=",".join(LEAVE_ONE_OUT_POOL), help="comma-separated embedding names")
+    ap.add_argument("--game", action="append", help="duet and/or kim2019 (default both)")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--risk", type=float, default=0.5)
-    ap.add_argument("--out", type=Path, default=Path("results/leave_one_out"))
+    ap.add_argument("--robust", default="", help="extra robust spymaster parameters, e.g. disagreement=1.0")
+    ap.add_argument("--out", type=Path, default=Path("experiments/results/leave_one_out"))
     args = ap.parse_args()
-    models = args.models.split(",") if args.models else installed_models()
+    models = args.models.split(",")
+    kinds = args.game or ["duet", "kim2019"]
     if len(models) < 3:
         raise SystemExit("leave-one-out needs at least three models (two left to build the partner)")
     args.out.mkdir(parents=True, exist_ok=True)
-    rows = []
-    cells = {}
-    for guesser in models:
-        robust = robust_without(models, guesser, args.risk)
-        t = run_tournament(
-            "duet", spymasters=[*models, robust], guessers=[guesser], games=args.games, seed=args.seed,
-            options=PlayOptions(), jobs=args.jobs, results_dir=args.out / guesser, progress=True,
-        )
-        cross = [t.cell(s, guesser) for s in models if s != guesser]
-        pooled_wins = sum(c["wins"] for c in cross)
-        pooled_games = sum(c["games"] for c in cross)
-        cells[guesser] = {"mirror": t.cell(guesser, guesser), "robust": t.cell(robust, guesser), "robust_spec": robust,
-                          "cross": {s: t.cell(s, guesser) for s in models if s != guesser}}
-        from spymaster_ai.sim.metrics import wilson_interval
-
-        lo, hi = wilson_interval(pooled_wins, pooled_games)
-        pooled = f"{100 * pooled_wins / pooled_games:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
-        rows.append(f"| `{guesser}` | {format_cell(t.cell(guesser, guesser))} | {pooled} | "
-                    f"{format_cell(t.cell(robust, guesser))} |")
-    lines = [
-        f"Duet, leave-one-out cross-play, {args.games} games per pairing, seed {args.seed} "
-        f"(spymaster_ai {__version__}). Win rate % [95% Wilson interval].",
-        "",
-        "| guesser | mirror spymaster (self-play) | plain spymasters of the other models (pooled) | robust spymaster without the guesser's model |",
-        "|---|---|---|---|",
-        *rows,
-    ]
-    table = "\n".join(lines) + "\n"
-    args.out.with_suffix(".md").write_text(table, encoding="utf-8")
-    args.out.with_suffix(".json").write_text(json.dumps(cells, indent=1) + "\n", encoding="utf-8")
-    print(table)
+    figures: dict = {}
+    lines = [f"Leave-one-out cross-play, {args.games} games per cell, seed {args.seed} (spymaster_ai {__version__}).",
+             "Win rate % [95% Wilson interval]; kim2019 also mean turns [95% t interval] (a loss counts 25).", ""]
+    for kind in kinds:
+        turns = kind == "kim2019"
+        rows, matrix, robust_rates = [], {}, []
+        for guesser in models:
+            robust = robust_without(guesser, args.robust)
+            t = run_tournament(
+                kind, spymasters=[*models, robust], guessers=[guesser], games=args.games, seed=args.seed,
+                options=PlayOptions(), jobs=args.jobs, results_dir=args.out / kind / guesser, progress=True,
+            )
+            cross = {s: t.cell(s, guesser) for s in models if s != guesser}
+            wins = sum(c["wins"] for c in cross.values())
+            n = sum(c["games"] for c in cross.values())
+            lo, hi = wilson_interval(wins, n)
+            rb = t.cell(robust, guesser)
+            robust_rates.append(rb["win_rate"])
+            for s in models:
+                matrix[(s, guesser)] = t.cell(s, guesser)
+            figures.setdefault(kind, {})[guesser] = {"mirror": t.cell(guesser, guesser), "cross": cross, "robust": rb, "robust_spec": robust}
+            extra = f" / {format_cell(rb, turns=True)} turns" if turns else ""
+            rows.append(
+                f"| `{guesser}` | {format_cell(t.cell(guesser, guesser))} | "
+                + " | ".join(format_cell(cross[s]) if s in cross else "(mirror)" for s in models)
+                + f" | {100 * wins / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] | {format_cell(rb)}{extra} | {causes(rb)} |"
+            )
+        mean_robust = sum(robust_rates) / len(robust_rates)
+        lines += [
+            f"### {kind}", "",
+            "| guesser G | mirror (self-play) | " + " | ".join(f"spymaster `{s}`" for s in models)
+            + " | single-model cross-play pooled | robust, G held out | robust losses |",
+            "|---|---|" + "---|" * len(models) + "---|---|---|",
+            *rows, "",
+            f"Robust spymaster with G held out, mean over G: {100 * mean_robust:.1f}% wins.", "",
+            f"Cross-play matrix ({kind}; rows spymaster, columns guesser):", "",
+            "| spymaster \\ guesser | " + " | ".join(f"`{g}`" for g in models) + " |",
+            "|---|" + "---|" * len(models),
+        ]
+        for s in models:
+            cells = [format_cell(matrix[(s, g)]) + (f" / {format_cell(matrix[(s, g)], turns=True)}" if turns else "") for g in models]
+            lines.append(f"| `{s}` | " + " | ".join(cells) + " |")
+        lines.append("")
+        table = "\n".join(lines) + "\n"
+        args.out.with_suffix(".md").write_text(table, encoding="utf-8")
+        args.out.with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -32,13 +32,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=Path("results/sanity_selfplay"))
+    ap.add_argument("--game", action="append", choices=GAMES, help="only these games (default all three)")
+    ap.add_argument("--out", type=Path, default=Path("experiments/results/sanity_selfplay"))
     args = ap.parse_args()
     models = args.models.split(",") if args.models else installed_models()
     args.out.mkdir(parents=True, exist_ok=True)
     figures: dict[str, dict[str, dict]] = {}
     for model in models:
-        for game in GAMES:
+        for game in args.game or GAMES:
             run = run_games(
                 game, lineup(game, model, model), games=args.games, seed=args.seed, options=PlayOptions(),
                 jobs=args.jobs, results_path=args.out / f"{model}_{game}.jsonl", progress=True,
@@ -48,15 +49,17 @@ def main() -> None:
         f"Self-play, {args.games} games per cell, seed {args.seed} (spymaster_ai {__version__}).",
         "Win rate % [95% Wilson interval]; Duet/solo score over won games; kim2019: turns (a loss counts 25).",
         "",
-        "| model | Duet win % | Duet assassin losses | Duet mean score | kim2019 turns | solo win % | solo mean score |",
+        "| model | Duet win % | Duet assassin losses | Duet mean score | kim2019 win % / turns | solo win % | solo mean score |",
         "|---|---|---|---|---|---|---|",
     ]
+    empty = {"wins": 0, "games": 0, "win_rate": None, "loss_causes": {"assassin": "–"}, "mean_score": None, "mean_turns": None}
     for model, f in figures.items():
-        duet, kim, solo = f["duet"], f["kim2019"], f["solo"]
+        duet, kim, solo = (f.get(g, empty) for g in GAMES)
         score = lambda s: "–" if s["mean_score"] is None else f"{s['mean_score']:.2f}"  # noqa: E731
+        fc = lambda c, **k: format_cell(c, **k) if c.get("games") else "–"  # noqa: E731
         lines.append(
-            f"| `{model}` | {format_cell(duet)} | {duet['loss_causes']['assassin']} | {score(duet)} | "
-            f"{format_cell(kim, turns=True)} | {format_cell(solo)} | {score(solo)} |"
+            f"| `{model}` | {fc(duet)} | {duet['loss_causes']['assassin']} | {score(duet)} | "
+            f"{fc(kim)} / {fc(kim, turns=True)} | {fc(solo)} | {score(solo)} |"
         )
     table = "\n".join(lines) + "\n"
     (args.out.with_suffix(".md")).write_text(table, encoding="utf-8")

@@ -6,8 +6,8 @@
 set -euo pipefail
 GAMES=${1:-100}
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
-mkdir -p results
-OUT=results/throughput.md
+mkdir -p experiments/results
+OUT=experiments/results/throughput.md
 echo "| agents | jobs | games | seconds | games/s |" > "$OUT"
 echo "|---|---|---|---|---|" >> "$OUT"
 for MODEL in minilm glove50; do

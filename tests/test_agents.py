@@ -5,16 +5,36 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spymaster_ai.agents.baselines import ClosestCardSpymaster, RandomGuesser
+from spymaster_ai.agents.baselines import ClosestCardSpymaster as _ClosestCardSpymaster
+from spymaster_ai.agents.baselines import RandomGuesser
 from spymaster_ai.agents.duet_prior import partner_side_probabilities, partner_side_table
-from spymaster_ai.agents.guesser import EmbeddingGuesser
+from spymaster_ai.agents.guesser import EmbeddingGuesser as _EmbeddingGuesser
 from spymaster_ai.agents.partner_model import expected_outcome
-from spymaster_ai.agents.spymaster import EmbeddingSpymaster
+from spymaster_ai.agents.spymaster import EmbeddingSpymaster as _EmbeddingSpymaster
 from spymaster_ai.agents.toy import ToyEmbedding
 from spymaster_ai.rules.moves import Clue
 from spymaster_ai.views import ClueHistoryEntry, GuesserView, SpymasterView
 
 AXES = ("fruit", "music", "sea", "space", "weapon", "tree", "cold", "city", "drink", "other")
+
+
+
+# The toy embeddings have a handful of made-up words: no word-frequency floor, and no hub
+# correction (it standardises each card over a large vocabulary, meaningless for five words).
+def EmbeddingSpymaster(*args, **kw):
+    kw.setdefault("min_zipf", None)
+    kw.setdefault("hub_correction", False)
+    return _EmbeddingSpymaster(*args, **kw)
+
+
+def EmbeddingGuesser(*args, **kw):
+    kw.setdefault("hub_correction", 0.0)
+    return _EmbeddingGuesser(*args, **kw)
+
+
+def ClosestCardSpymaster(*args, **kw):
+    kw.setdefault("min_zipf", None)
+    return _ClosestCardSpymaster(*args, **kw)
 
 
 def vec(**axes: float) -> list[float]:
@@ -346,19 +366,14 @@ def test_duet_prior_learns_from_my_guesses():
     assert pg == pytest.approx(1 / 7) and pb == pytest.approx(1 / 7)
 
 
-def test_sudden_death_guesses_only_when_confident():
+def test_duet_sudden_death_uses_leftover_clues_and_can_pass():
     emb = toy()
     hist = (ClueHistoryEntry("B", Clue("ocean", 2), ("shark",), ("green",)),)
     rest = [w for w in BOARD if w != "shark"]
     v = guess_view(None, visible=rest, history=hist, sudden_death=True, can_stop=True, game="duet")
-    assert EmbeddingGuesser(emb, duet_prior=False, sudden_death_threshold=2.0).next_guess(v) == "whale"
-    assert EmbeddingGuesser(emb, sudden_death_threshold=99.0).next_guess(v) is None
-    nothing = guess_view(None, visible=rest, sudden_death=True, can_stop=True, game="duet")
-    assert EmbeddingGuesser(emb).next_guess(nothing) is None
-
-
-# -- baselines ---------------------------------------------------------------------------------
-
+    assert EmbeddingGuesser(emb, duet_prior=False).next_guess(v) == "whale"
+    # nothing reaches a 99.9% chance of being green on the partner's side: pass
+    assert EmbeddingGuesser(emb, sudden_death_min_prob=0.999).next_guess(v) is None
 
 def test_random_guesser_is_seeded():
     v = guess_view(Clue("music", 3))

@@ -12,7 +12,7 @@ import numpy as np
 from ..rules.moves import Clue
 from ..views import GuesserView, SpymasterView
 from .clue_space import ClueVocabularyAgent
-from .vocabulary import SimilarityModel
+from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel
 
 
 class RandomGuesser:
@@ -42,8 +42,10 @@ class RandomGuesser:
 class ClosestCardSpymaster(ClueVocabularyAgent):
     """Always clues its single closest own card with count 1 (the legal word nearest any own card)."""
 
-    def __init__(self, embedding: SimilarityModel, *, vocabulary_size: Optional[int] = 30000) -> None:
-        super().__init__(embedding, [], vocabulary_size)
+    def __init__(
+        self, embedding: SimilarityModel, *, vocabulary_size: Optional[int] = 30000, min_zipf: Optional[float] = DEFAULT_MIN_ZIPF
+    ) -> None:
+        super().__init__(embedding, [], vocabulary_size, min_zipf)
 
     def give_clue(self, view: SpymasterView) -> Clue:
         if not view.own:

@@ -14,7 +14,7 @@ import numpy as np
 from ..rules.moves import Clue
 from ..views import SpymasterView
 from .legal_clues import LegalClueMask, is_legal
-from .vocabulary import SimilarityModel, clue_candidates, zipf_prior
+from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel, clue_candidates, lemmas, zipf_prior
 
 
 def _spread(model: SimilarityModel, sims: np.ndarray) -> float:
@@ -31,7 +31,17 @@ def _spread(model: SimilarityModel, sims: np.ndarray) -> float:
 class BoardMatrices:
     """Candidate clues x board similarities for one board, and the legality of each clue."""
 
-    def __init__(self, words: tuple[str, ...], visible: Sequence[str], vocab: tuple[str, ...], models: Sequence[SimilarityModel]) -> None:
+    def __init__(
+        self,
+        words: tuple[str, ...],
+        visible: Sequence[str],
+        vocab: tuple[str, ...],
+        models: Sequence[SimilarityModel],
+        hub_correction: bool = False,
+    ) -> None:
+        """``hub_correction``: standardise each card's similarities over the whole clue
+        vocabulary (as the embedding guesser does against common words), so a card close to
+        every word is not predicted to win every clue."""
         self.words = words
         self.column = {w: i for i, w in enumerate(words)}
         self.sims: list[np.ndarray] = []
@@ -44,10 +54,15 @@ class BoardMatrices:
                 if s.shape != (len(vocab), len(words)):
                     raise ValueError(f"similarity returned shape {s.shape}, expected {(len(vocab), len(words))}")
                 s = np.ascontiguousarray(s.T)  # cards-major: reductions over cards are contiguous
+                if hub_correction:
+                    s = (s - s.mean(axis=1, keepdims=True)) / np.maximum(s.std(axis=1, keepdims=True), 1e-9)
+                    spread = 1.0  # every card now has unit spread over the vocabulary
+                else:
+                    spread = _spread(m, s)
                 done[id(m)] = len(self.sims)
                 self.sims.append(s)
                 self.sims_sq.append(s * s)
-                self.spreads.append(_spread(m, s))
+                self.spreads.append(spread)
         self.index = [done[id(m)] for m in models]
         self.legal = LegalClueMask(vocab, visible)
 
@@ -66,12 +81,22 @@ class BoardMatrices:
 class ClueVocabularyAgent:
     """Shared by the spymasters: the filtered clue vocabulary and the per-board matrices."""
 
-    def __init__(self, embedding: SimilarityModel, partners: Sequence[SimilarityModel], vocabulary_size: Optional[int]) -> None:
+    def __init__(
+        self,
+        embedding: SimilarityModel,
+        partners: Sequence[SimilarityModel],
+        vocabulary_size: Optional[int],
+        min_zipf: Optional[float] = DEFAULT_MIN_ZIPF,
+        hub_correction: bool = False,
+    ) -> None:
         if vocabulary_size is not None and vocabulary_size < 1:
             raise ValueError(f"vocabulary_size must be positive, got {vocabulary_size}")
         self.embedding = embedding
         self.partners = list(partners)
         self.vocabulary_size = vocabulary_size
+        self.min_zipf = min_zipf
+        self.hub_correction = bool(hub_correction)
+        self._by_lemma: dict[str, list[int]] = {}
         self._vocab: Optional[tuple[str, ...]] = None
         self._vocab_index: dict[str, int] = {}
         self._prior: Optional[np.ndarray] = None
@@ -83,24 +108,33 @@ class ClueVocabularyAgent:
     @property
     def vocabulary(self) -> tuple[str, ...]:
         if self._vocab is None:
-            self._vocab = clue_candidates([self.embedding, *self.partners], self.vocabulary_size)
+            self._vocab = clue_candidates([self.embedding, *self.partners], self.vocabulary_size, self.min_zipf)
             self._vocab_index = {w: i for i, w in enumerate(self._vocab)}
+            self._by_lemma = {}
+            for i, w in enumerate(self._vocab):
+                for lemma in lemmas(w):
+                    self._by_lemma.setdefault(lemma, []).append(i)
             self._prior = zipf_prior(self._vocab)
         return self._vocab
 
     def _matrices(self, view: SpymasterView) -> BoardMatrices:
         words = tuple(view.words)
         if self._board is None or self._board.words != words:
-            self._board = BoardMatrices(words, view.visible, self.vocabulary, [self.embedding, *self.partners])
+            self._board = BoardMatrices(words, view.visible, self.vocabulary, [self.embedding, *self.partners], self.hub_correction)
         return self._board
 
     def _banned(self, view: SpymasterView) -> np.ndarray:
-        """Clue words already given this game: repeating one (above all one that failed) is wasted."""
+        """Clue words already given this game, and every other form of them ("prototype" after
+        "prototypes"): repeating a clue (above all one that failed) is wasted, and a form of it
+        reads as the same clue."""
         out = np.zeros(len(self.vocabulary), dtype=bool)
         for entry in view.history:
-            i = self._vocab_index.get(entry.clue.word)
+            word = entry.clue.word
+            i = self._vocab_index.get(word)
             if i is not None:
                 out[i] = True
+            for lemma in lemmas(word):
+                out[self._by_lemma.get(lemma, [])] = True
         return out
 
     def _emit(self, clues: Sequence[Clue], view: SpymasterView) -> Clue:

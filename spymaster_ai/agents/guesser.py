@@ -17,7 +17,7 @@ import numpy as np
 
 from ..views import ClueHistoryEntry, GuesserView
 from .duet_prior import partner_side_probabilities
-from .vocabulary import SimilarityModel
+from .vocabulary import SimilarityModel, is_clue_shaped
 
 _FOUND = frozenset({"own", "green"})
 # Unconditional partner-side rates on a full Duet board (RULES.md §3): 9 green, 3 black of 25.
@@ -40,7 +40,9 @@ class EmbeddingGuesser:
     ``stop_threshold``: stop within the count when the best card's score (z units) is below it
     (never before the mandatory first guess). ``bonus_threshold``: the score a leftover of an
     earlier clue needs for a guess beyond the count. ``sudden_death_threshold``: the score a
-    card needs in Duet sudden death, where any miss loses (else the guesser passes).
+    card needs in classic Assassin Ending sudden death when a stop were allowed (it never is).
+    Duet sudden death: see :meth:`sudden_death_probabilities`; the guesser passes when the
+    best card's chance of being green on the partner's side is at most ``sudden_death_min_prob``.
     ``duet_prior``: blend my own key side into the score (``prior_weight`` on the log green
     odds, ``black_weight`` on the black probability).
     """
@@ -56,6 +58,10 @@ class EmbeddingGuesser:
         duet_prior: bool = True,
         prior_weight: float = 1.0,
         black_weight: float = 3.0,
+        sudden_death_slope: float = 1.0,
+        sudden_death_min_prob: float = 0.0,
+        hub_correction: float = 1.0,
+        hub_reference: int = 2000,
     ) -> None:
         self.embedding = embedding
         self.stop_threshold = float(stop_threshold)
@@ -65,22 +71,55 @@ class EmbeddingGuesser:
         self.duet_prior = bool(duet_prior)
         self.prior_weight = float(prior_weight)
         self.black_weight = float(black_weight)
+        if not 0.0 <= sudden_death_min_prob < 1.0:
+            raise ValueError(f"sudden_death_min_prob must be in [0, 1), got {sudden_death_min_prob}")
+        self.sudden_death_slope = float(sudden_death_slope)
+        self.sudden_death_min_prob = float(sudden_death_min_prob)
+        if not 0.0 <= hub_correction <= 1.0:
+            raise ValueError(f"hub_correction must be in [0, 1], got {hub_correction}")
+        if hub_reference < 2:
+            raise ValueError(f"hub_reference must be at least 2, got {hub_reference}")
+        self.hub_correction = float(hub_correction)
+        self.hub_reference = int(hub_reference)
+        self._reference_words: Optional[tuple[str, ...]] = None
+        self._card_stats: Optional[tuple[np.ndarray, np.ndarray]] = None
         self._board: tuple[str, ...] = ()
         self._rows: dict[str, np.ndarray] = {}
 
     def reset(self, seed: int) -> None:
         self._board = ()
         self._rows = {}
+        self._card_stats = None
 
     # -- similarities -------------------------------------------------------------------
 
+    def _reference(self) -> tuple[str, ...]:
+        """The common words that measure how close each card is to words in general."""
+        if self._reference_words is None:
+            vocab = [w for w in self.embedding.clue_vocabulary() if is_clue_shaped(w)]
+            self._reference_words = tuple(vocab[: self.hub_reference])
+        return self._reference_words
+
     def _row(self, words: tuple[str, ...], clue: str) -> np.ndarray:
-        """Similarity of ``clue`` to every card of the board (cached for the game)."""
+        """Similarity of ``clue`` to every card of the board (cached for the game).
+
+        With ``hub_correction``, each card's similarity is first standardised against that
+        card's similarities to ``hub_reference`` common words: a card close to everything (a
+        hub, e.g. "scale" for some models) no longer wins clues it has no special tie to.
+        """
         if words != self._board:
             self._board, self._rows = words, {}
+            self._card_stats = None
+            if self.hub_correction > 0:
+                ref = np.asarray(self.embedding.similarity(list(self._reference()), list(words)), dtype=np.float64)
+                self._card_stats = (ref.mean(axis=0), np.maximum(ref.std(axis=0), 1e-9))
         row = self._rows.get(clue)
         if row is None:
             row = np.asarray(self.embedding.similarity([clue], list(words)), dtype=np.float64)[0]
+            if self._card_stats is not None:
+                mu, sd = self._card_stats
+                h = self.hub_correction
+                row = (1.0 - h) * (row - row.mean()) / max(float(row.std()), 1e-12) + h * (row - mu) / sd
             self._rows[clue] = row
         return row
 
@@ -126,6 +165,40 @@ class EmbeddingGuesser:
             for w, (pg, pb) in probs.items()
         }
 
+    def sudden_death_probabilities(self, view: GuesserView) -> dict[str, float]:
+        """Duet sudden death: each card's estimated chance of being green on the PARTNER's side.
+
+        Only the partner's side judges my guess, so a card green on my own side is no better
+        than its table odds (3 in 9). The log odds are the key-table prior (my side and what my
+        guesses revealed, :mod:`.duet_prior`) plus ``sudden_death_slope`` times how far the card
+        stands out (z) for the partner's clues that still have cards to find.
+        """
+        candidates = [w for w in view.visible if w not in set(view.marked_by_me)]
+        probs = partner_side_probabilities(view)
+        left = self._leftovers(view) or {}
+        out = {}
+        for w in candidates:
+            pg = probs.get(w, (_BASE_GREEN, _BASE_BLACK))[0]
+            if pg <= 0.0:
+                out[w] = 0.0
+                continue
+            if pg >= 1.0:
+                out[w] = 1.0
+                continue
+            logit = math.log(pg / (1.0 - pg)) + self.sudden_death_slope * max(left.get(w, 0.0), 0.0)
+            out[w] = 1.0 / (1.0 + math.exp(-logit))
+        return out
+
+    def _duet_sudden_death(self, view: GuesserView, candidates: list[str], left: Optional[dict[str, float]]) -> Optional[str]:
+        """Guess the card likeliest green on the partner's side; pass when none reaches
+        ``sudden_death_min_prob``. I am asked only while I still have cards to find, so a pass
+        cannot win: the default 0 passes only when no card can be green at all."""
+        probs = self.sudden_death_probabilities(view)
+        if not probs:
+            return None
+        word = min(probs, key=lambda w: (-probs[w], w))
+        return word if probs[word] > self.sudden_death_min_prob else None
+
     # -- public -------------------------------------------------------------------------------
 
     def rank_cards(self, view: GuesserView) -> list[CardScore]:
@@ -157,7 +230,18 @@ class EmbeddingGuesser:
             return word, scores[word] + prior.get(word, 0.0)
 
         clue = view.clue
-        if view.sudden_death or clue is None:
+        if view.sudden_death and view.game == "duet":
+            return self._duet_sudden_death(view, candidates, left)
+        if view.sudden_death:
+            # Classic Assassin Ending: no stopping, unlimited guesses, any miss loses; every
+            # clue of the game (the current one first) points at the agents still to find.
+            scores = dict(left) if left is not None else {w: 0.0 for w in candidates}
+            if clue is not None:
+                current = self._z(view, clue.word)
+                scores = {w: max(scores.get(w, 0.0), current[w]) for w in candidates}
+            word, score = best(scores)
+            return word if must or score >= self.sudden_death_threshold else None
+        if clue is None:
             if left is None:
                 return best({w: 0.0 for w in candidates})[0] if must else None
             word, score = best(left)

@@ -29,9 +29,11 @@ __all__ = ["AGENT_NAMES", "AgentSpecError", "make_guesser", "make_spymaster", "p
 DEFAULT_EMBEDDING = "minilm"
 # "Several models, excluding none": the partner the robust spymaster predicts by default.
 DEFAULT_PARTNER = "glove50+minilm"
+# The packaged models a leave-one-out robust spymaster (``robust:exclude=G``) draws on.
+LEAVE_ONE_OUT_POOL = ("minilm", "glove50", "wordllama", "e5small")
 
 AGENT_NAMES: dict[str, str] = {
-    "robust": "spymaster: embedding spymaster scored by a partner model (default partner glove50+minilm)",
+    "robust": "spymaster: embedding spymaster scored by a partner model (default partner glove50+minilm; exclude=G: every packaged model but G)",
     "closest": "spymaster: clues its single closest own card with count 1",
     "random": "guesser: guesses uniformly at random up to the count (seeded)",
     "minilm": "spymaster or guesser on MiniLM (all-MiniLM-L6-v2); the default",
@@ -230,6 +232,26 @@ def _wrong_role(name: str, spec: str, role: str) -> None:
         raise AgentSpecError(f"agent spec {spec!r}: {name!r} is a {other}, not a {role}")
 
 
+def _without(spec: str, exclude: str, own: Any, partner: Any) -> tuple[str, str]:
+    """Leave-one-out: the robust spymaster's own model and partner models, none of them in
+    ``exclude`` (``+``-separated); by default every model of :data:`LEAVE_ONE_OUT_POOL` left."""
+    banned = {n.strip() for n in exclude.split("+") if n.strip()}
+    if partner is None:
+        names = [m for m in LEAVE_ONE_OUT_POOL if m not in banned]
+    else:
+        names = [n.strip() for n in str(partner).split("+")]
+        clash = sorted(set(names) & banned)
+        if clash:
+            raise AgentSpecError(f"agent spec {spec!r}: partner model(s) {', '.join(clash)} are excluded")
+    if own is None:
+        own = names[0] if names else None
+    if own is None or str(own) in banned:
+        raise AgentSpecError(f"agent spec {spec!r}: the spymaster's own model {own!r} is excluded")
+    if not names:
+        raise AgentSpecError(f"agent spec {spec!r}: no partner model left after excluding {exclude!r}")
+    return str(own), "+".join(names)
+
+
 # -- public -----------------------------------------------------------------------------------------
 
 
@@ -251,7 +273,12 @@ def make_spymaster(spec: str) -> Spymaster:
             raise AgentSpecError(f"agent spec {spec!r}: the closest-card spymaster takes no partner")
         checked = _check(ClosestCardSpymaster, spec, params, coerce=True)
         return _build(ClosestCardSpymaster, spec, (_embedding(str(own or DEFAULT_EMBEDDING)),), checked)
+    exclude = params.pop("exclude", None)
+    if exclude is not None and name != "robust":
+        raise AgentSpecError(f"agent spec {spec!r}: only 'robust' takes exclude")
     checked = _check(EmbeddingSpymaster, spec, params, coerce=True)
+    if name == "robust" and exclude is not None:
+        own, partner = _without(spec, str(exclude), own, partner)
     if name == "robust":
         emb = _embedding(str(own or DEFAULT_EMBEDDING))
         partner = DEFAULT_PARTNER if partner is None else partner

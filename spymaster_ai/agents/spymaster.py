@@ -19,7 +19,8 @@ from ..rules.moves import Clue
 from ..views import SpymasterView
 from .clue_space import BoardMatrices, ClueVocabularyAgent
 from .partner_model import expected_outcome
-from .vocabulary import SimilarityModel
+from .clue_space import _spread
+from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel
 
 _FOUND = frozenset({"own", "green"})
 
@@ -113,6 +114,18 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     board: ``"model"`` centres them and divides by the model's similarity scale (a clue
     unrelated to every card then gives a flat, uninformative guess distribution);
     ``"board"`` divides by the clue's own spread over the board (a plain z-score).
+    ``disagreement``: with several partner models, the score is their mean utility minus
+    ``disagreement`` times its standard deviation across them: a clue (and above all a count)
+    the models read differently is one a guesser of yet another model may misread.
+    ``min_zipf``: clue words are common base forms at least this frequent (see
+    :func:`.vocabulary.is_common_word`); ``None`` allows every word the models know.
+    ``countdown``: in the solo variant, aim higher when the turns left (the opponent's
+    uncovered agents) are fewer than the remaining cards need at the pace so far.
+
+    ``hub_correction``: predict a guesser that discounts hub cards (close to every word), as
+    :class:`.guesser.EmbeddingGuesser` does by default.
+
+    Assassin Ending: once every own agent is covered, the assassin is the target.
     """
 
     def __init__(
@@ -132,6 +145,10 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         bystander_cost: Optional[float] = None,
         shortlist: Optional[int] = 400,
         standardise: str = "model",
+        disagreement: float = 0.0,
+        min_zipf: Optional[float] = DEFAULT_MIN_ZIPF,
+        countdown: bool = True,
+        hub_correction: bool = True,
     ) -> None:
         if partner is None:
             partners: list[SimilarityModel] = [embedding]
@@ -141,7 +158,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             partners = list(partner)  # type: ignore[arg-type]
         if not partners:
             raise ValueError("partner: give at least one model (or None for the own model)")
-        super().__init__(embedding, partners, vocabulary_size)
+        super().__init__(embedding, partners, vocabulary_size, min_zipf, hub_correction)
         if not 0.0 <= risk <= 1.0:
             raise ValueError(f"risk must be in [0, 1], got {risk}")
         if max_count < 1:
@@ -152,6 +169,8 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             raise ValueError(f"shortlist must be positive (or None for every word), got {shortlist}")
         if standardise not in ("model", "board"):
             raise ValueError(f"standardise must be 'model' or 'board', got {standardise!r}")
+        if disagreement < 0:
+            raise ValueError(f"disagreement must be >= 0, got {disagreement}")
         if partner_mode not in ("mean", "min"):
             raise ValueError(f"partner_mode must be 'mean' or 'min', got {partner_mode!r}")
         costs = {"assassin": assassin_cost, "opponent": opponent_cost, "bystander": bystander_cost}
@@ -167,18 +186,51 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         self.costs = {k: float(v) for k, v in costs.items() if v is not None}
         self.shortlist = shortlist
         self.standardise = standardise
+        self.disagreement = float(disagreement)
+        self.countdown = bool(countdown)
         self._short: Optional[_Shortlist] = None
 
     # -- the per-clue arrays -------------------------------------------------------------------
 
-    def _card_costs(self, view: SpymasterView, board: BoardMatrices) -> np.ndarray:
+    def _card_costs(self, view: SpymasterView, board: BoardMatrices, targets: tuple[str, ...]) -> np.ndarray:
         costs = dict(DEFAULT_COSTS["duet" if view.game == "duet" else "classic"])
         costs.update(self.costs)
         out = np.zeros(len(board.words), dtype=np.float32)
+        aimed = set(targets)
         for kind, cards in (("bystander", view.bystanders), ("opponent", view.opponent), ("assassin", view.assassins)):
             for w in cards:
-                out[board.column[w]] = costs[kind]
+                if w not in aimed:
+                    out[board.column[w]] = costs[kind]
         return out
+
+    @staticmethod
+    def _targets(view: SpymasterView) -> tuple[str, ...]:
+        """The cards to clue: the own ones; in Assassin Ending, once they are all covered, the assassin."""
+        if view.own:
+            return view.own
+        if view.extra.get("assassin_ending") and view.assassins:
+            return view.assassins
+        raise ValueError("no own card left to clue")
+
+    def _ambition(self, view: SpymasterView, n_targets: int) -> tuple[int, float]:
+        """Solo countdown: (the smallest count worth giving, the factor on the cost of a miss).
+
+        Each turn that does not win costs one opponent agent, and the last one covered loses,
+        so the turns left are the opponent's uncovered agents. When the remaining cards need
+        more per turn than the pace so far (own cards found per turn; 2 before any turn), the
+        count rises to what the deadline needs and a miss weighs less (it costs a turn that
+        would be lost anyway).
+        """
+        if not (self.countdown and view.extra.get("solo") and view.opponent):
+            return 1, 1.0
+        turns_left = len(view.opponent)
+        turns_played = int(view.extra.get("turns", {}).get(view.me, 0))
+        found = sum(1 for e in view.history for o in e.outcomes if o == "own")
+        pace = found / turns_played if turns_played and found else 2.0
+        need = n_targets / turns_left
+        if need <= pace:
+            return 1, 1.0
+        return int(np.ceil(need)), float(min(1.0, pace / need))
 
     def _card_values(self, view: SpymasterView, board: BoardMatrices, own_cols: np.ndarray) -> np.ndarray:
         """1 per own card, ``leftover_value`` for those an unfinished earlier clue still points at."""
@@ -205,11 +257,10 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
 
     def rank_clues(self, view: SpymasterView, top: int = 1) -> list[ClueOption]:
         """The ``top`` best clues for this view, best first (each with its best count)."""
-        if not view.own:
-            raise ValueError("no own card left to clue")
+        targets = self._targets(view)
         board = self._matrices(view)
         col = board.column
-        own_cols = np.array(sorted(col[w] for w in view.own), dtype=np.intp)
+        own_cols = np.array(sorted(col[w] for w in targets), dtype=np.intp)
         visible = np.zeros(len(board.words), dtype=bool)
         visible[[col[w] for w in view.visible]] = True
         guessable = visible.copy()
@@ -219,9 +270,11 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         own[own_cols] = True
         cap = min(self.max_count, len(own_cols), view.clue_number_cap or self.max_count)
         cap = max(cap, 1)
-        cost = self._card_costs(view, board)
+        cost = self._card_costs(view, board, targets)
         value = self._card_values(view, board, own_cols)
-        weight = 2.0 * (1.0 - self.risk)
+        min_count, miss_factor = self._ambition(view, len(own_cols))
+        min_count = min(min_count, cap)
+        weight = 2.0 * (1.0 - self.risk) * miss_factor
 
         short = self._short
         if short is None or short.board is not board or not set(own_cols.tolist()) <= short.own:
@@ -239,10 +292,15 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         if len(utilities) == 1:
             util, found, spent = utilities[0]
         else:
-            combine = np.min if self.partner_mode == "min" else np.mean
-            util = combine([u[0] for u in utilities], axis=0)
+            stacked = np.stack([u[0] for u in utilities])
+            util = stacked.min(axis=0) if self.partner_mode == "min" else stacked.mean(axis=0)
+            if self.disagreement > 0:
+                util = util - self.disagreement * stacked.std(axis=0)
             found = np.mean([u[1] for u in utilities], axis=0)
             spent = np.mean([u[2] for u in utilities], axis=0)
+        if min_count > 1:
+            util = util.copy()
+            util[:, : min_count - 1] = -np.inf
 
         best_k = np.argmax(util, axis=1)  # first maximum: the smaller count on a tie
         rows = np.arange(util.shape[0])
@@ -286,3 +344,37 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
 
     def give_clue(self, view: SpymasterView) -> Clue:
         return self._emit([o.clue for o in self.rank_clues(view, top=8)], view)
+
+    def choose_cover(self, view: SpymasterView, candidates: Sequence[str]) -> str:
+        """Which card to cover when the rules let this spymaster choose.
+
+        Solo: an opponent agent; the one our guesser is likeliest to confuse with our remaining
+        targets goes, so later clues have fewer traps. Penalty cover (our own agents): the
+        one hardest to clue, i.e. the least related to any other own card. Similarity is the
+        mean over the own and partner models, each divided by its model's similarity scale.
+        """
+        if not candidates:
+            raise ValueError("no card to cover")
+        cands = sorted(candidates)
+        own = set(view.own)
+        if set(cands) <= own:
+            others = sorted(own)
+            if len(others) < 2:
+                return cands[0]
+            sims = self._card_similarity(cands, others)
+            for i, w in enumerate(cands):
+                sims[i, others.index(w)] = -np.inf
+            score = -sims.max(axis=1)
+        else:
+            if not own:
+                return cands[0]
+            score = self._card_similarity(cands, sorted(own)).max(axis=1)
+        return cands[int(np.argmax(score))]  # first maximum: alphabetical on a tie
+
+    def _card_similarity(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
+        total = np.zeros((len(rows), len(cols)), dtype=np.float64)
+        models = {id(m): m for m in [self.embedding, *self.partners]}
+        for m in models.values():
+            s = np.asarray(m.similarity(list(rows), list(cols)), dtype=np.float64)
+            total += s / _spread(m, s)
+        return total / len(models)

@@ -7,10 +7,17 @@ frequency prior happen once, not per game or per clue.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterable, Optional, Protocol, Sequence
 
 import numpy as np
+from lemminflect import getAllLemmas
 from wordfreq import zipf_frequency
+
+# "Clues are real, common words": base forms of nouns, adjectives and verbs at least this
+# frequent (Zipf 3.5 is about 3 per million words: "harbor", "pedal", "lettuce").
+DEFAULT_MIN_ZIPF = 3.5
+_CONTENT_POS = ("NOUN", "ADJ", "VERB")
 
 
 class SimilarityModel(Protocol):
@@ -32,8 +39,42 @@ def is_clue_shaped(word: str) -> bool:
     return len(word) >= 2 and word.isascii() and word.isalpha() and word.islower()
 
 
-def clue_candidates(models: Sequence[SimilarityModel], size: Optional[int] = None) -> tuple[str, ...]:
-    """The first ``size`` clue-shaped words of ``models[0]``'s vocabulary that every model knows."""
+@lru_cache(maxsize=200_000)
+def lemmas(word: str) -> frozenset[str]:
+    """Every lemma lemminflect knows for ``word`` (any part of speech), the word itself included.
+
+    Two words sharing one ("prototype", "prototypes"; "run", "running") are forms of one word.
+    """
+    out = {word}
+    for forms in getAllLemmas(word).values():
+        out.update(forms)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=200_000)
+def is_base_form(word: str) -> bool:
+    """True when lemminflect knows ``word`` as its own lemma as a noun, adjective or verb.
+
+    Why: this keeps "highway", "captain", "fruit" and drops inflections ("highways",
+    "captained") and most proper names ("nicholson", "paris"), which lemminflect does not list.
+    """
+    found = getAllLemmas(word)
+    return any(word in found.get(pos, ()) for pos in _CONTENT_POS)
+
+
+def is_common_word(word: str, min_zipf: float = DEFAULT_MIN_ZIPF) -> bool:
+    """A base form of a content word that is at least ``min_zipf`` frequent (see :func:`is_base_form`)."""
+    return is_base_form(word) and zipf_frequency(word, "en") >= min_zipf
+
+
+def clue_candidates(
+    models: Sequence[SimilarityModel], size: Optional[int] = None, min_zipf: Optional[float] = DEFAULT_MIN_ZIPF
+) -> tuple[str, ...]:
+    """The first ``size`` clue-shaped words of ``models[0]``'s vocabulary that every model knows.
+
+    With ``min_zipf`` set, only common base forms (:func:`is_common_word`) qualify; ``None``
+    keeps every clue-shaped word (the unfiltered vocabulary, for comparisons).
+    """
     if not models:
         raise ValueError("need at least one embedding")
     out: list[str] = []
@@ -41,6 +82,8 @@ def clue_candidates(models: Sequence[SimilarityModel], size: Optional[int] = Non
     for word in models[0].clue_vocabulary():
         word = word.strip()
         if word in seen or not is_clue_shaped(word):
+            continue
+        if min_zipf is not None and not is_common_word(word, min_zipf):
             continue
         if all(m.knows(word) for m in models[1:]):
             out.append(word)
