@@ -27,7 +27,6 @@ import sys
 import threading
 import weakref
 from dataclasses import asdict, dataclass, field, fields
-from functools import lru_cache
 from typing import Any, Callable, Mapping, Optional
 
 from ..rules.cards import (
@@ -51,6 +50,7 @@ __all__ = [
     "KIM2019_LOSS_TURNS",
     "PICTURE_GAMES",
     "ROLES",
+    "PictureBoardModel",
     "GameResult",
     "PlayOptions",
     "deal_board",
@@ -412,56 +412,61 @@ def _scores_pictures(model: Any) -> bool:
     return clip is not None and isinstance(model, clip.ClipEmbedding)
 
 
-@lru_cache(maxsize=1)
-def _picture_board_class() -> type:
-    """The caption backend whose clue vocabulary keeps only words the Pictures rules allow on
-    some board (built on first use, so importing the simulator loads no embedding code).
+class PictureBoardModel:
+    """A model that scores picture cards, as a picture board's agents use it: the clue
+    vocabulary leaves out the words the Pictures rules refuse on every board.
 
     Why: the agents check clues with the word rules, which allow colour words; on picture
     cards (RULES.md §2) "red" or "orange" is refused whatever the board, so a spymaster that
     picked one would forfeit. Board-dependent rules stay with the agents' own checker.
+    Everything else (similarities, scale, ``knows``) is the wrapped model's own.
     """
-    import numpy as np
 
-    from ..embeddings.captions import CaptionEmbedding
-    from ..rules.legality import LegalityOptions, legal_mask
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.name = model.name
+        self._keep: Any = None
+        self._vocab: Optional[tuple[str, ...]] = None
 
-    class PictureBoardEmbedding(CaptionEmbedding):
-        _picture_keep: Optional[np.ndarray] = None
-        _picture_vocab: Optional[tuple[str, ...]] = None
+    def clue_vocabulary(self) -> tuple[str, ...]:
+        if self._vocab is None:
+            import numpy as np
 
-        def clue_vocabulary(self) -> tuple[str, ...]:
-            if self._picture_vocab is None:
-                words = self.text.clue_vocabulary()
-                keep = np.asarray(legal_mask(list(words), [], LegalityOptions(pictures=True)), dtype=bool)
-                self._picture_keep = keep
-                self._picture_vocab = tuple(w for w, k in zip(words, keep) if k)
-            return self._picture_vocab
+            from ..rules.legality import LegalityOptions, legal_mask
 
-        def clue_zipf(self) -> np.ndarray:
-            self.clue_vocabulary()
-            return np.asarray(self.text.clue_zipf())[self._picture_keep]
+            words = tuple(self.model.clue_vocabulary())
+            self._keep = np.asarray(legal_mask(list(words), [], LegalityOptions(pictures=True)), dtype=bool)
+            self._vocab = tuple(w for w, k in zip(words, self._keep) if k)
+        return self._vocab
 
-    return PictureBoardEmbedding
+    def clue_zipf(self) -> Any:
+        import numpy as np
+
+        self.clue_vocabulary()
+        return np.asarray(self.model.clue_zipf())[self._keep]
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "model":  # not set yet (copying, unpickling): no recursion
+            raise AttributeError(name)
+        return getattr(self.model, name)
 
 
 def _captioned(model: Any) -> Any:
     """``model`` as a picture board's agents use it, one wrapper per model (shared by agents).
 
-    A text model gets the caption backend, a caption backend keeps its settings; either way
-    the clue vocabulary drops the words Pictures refuses on every board. CLIP is kept as is.
+    A text model is wrapped in the caption backend first; a caption or CLIP backend already
+    scores card ids. Either way the clue vocabulary drops the words Pictures always refuses.
     """
-    from ..embeddings.captions import CaptionEmbedding
-
-    board_class = _picture_board_class()
-    if isinstance(model, board_class) or (_scores_pictures(model) and not isinstance(model, CaptionEmbedding)):
+    if isinstance(model, PictureBoardModel):
         return model
     wrapped = _CAPTIONED.get(model)
     if wrapped is None:
-        if isinstance(model, CaptionEmbedding):
-            wrapped = board_class(model.text, deck=model.deck, mode=model.mode, caption_weight=model.caption_weight)
+        if _scores_pictures(model):
+            wrapped = PictureBoardModel(model)
         else:
-            wrapped = board_class(model)
+            from ..embeddings.captions import CaptionEmbedding
+
+            wrapped = PictureBoardModel(CaptionEmbedding(model))
         _CAPTIONED[model] = wrapped
     return wrapped
 
@@ -472,10 +477,10 @@ def for_picture_cards(agent: Any) -> Any:
     A built-in embedding agent (it holds its model as ``embedding``, a spymaster also its
     ``partners``) plays through a twin whose text models are wrapped in the caption backend:
     clues stay words, and each card id is scored through its captions and tags (word-to-word
-    scores are the text model's own). Its clue vocabulary leaves out the words Pictures
-    refuses on any board (colour words). A ``captions:...`` model keeps its settings, a
-    ``clip:...`` model is kept as is; an agent with no ``embedding`` (a custom class) gets the
-    card ids as they are. The twin is built once per agent and kept, so its clue vocabulary
+    scores are the text model's own). A ``captions:...`` or ``clip:...`` model scores card
+    ids itself and is kept. Every model's clue vocabulary leaves out the words Pictures
+    refuses on any board (colour words; :class:`PictureBoardModel`). An agent with no
+    ``embedding`` (a custom class) gets the card ids as they are. The twin is built once per agent and kept, so its clue vocabulary
     is computed once; the caller's agent is never changed.
     """
     model = getattr(agent, "embedding", None)
