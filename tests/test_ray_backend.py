@@ -67,6 +67,35 @@ def test_ray_resumes_a_partial_local_run(tmp_path, backend):
     assert figures(resumed)["wins"] == figures(full)["wins"]
 
 
+@dataclass(frozen=True)
+class BuildLogFactory:
+    """Scripted agents; every build is logged as one line "pid role" to ``log``."""
+
+    log: str
+
+    def __call__(self, role: str, spec: str) -> Any:
+        with open(self.log, "a") as handle:
+            handle.write(f"{os.getpid()} {role}\n")
+        return scripted_factory(role, spec)
+
+
+def test_agents_are_built_once_per_worker_and_the_run_context_is_put_once(tmp_path, backend, monkeypatch):
+    import ray
+
+    puts: list[Any] = []
+    real_put = ray.put
+    monkeypatch.setattr(ray, "put", lambda value, **kw: puts.append(value) or real_put(value, **kw))
+    log = tmp_path / "builds.log"
+    for seed in (1, 2):  # two runs, 10 chunks each, on the same workers
+        run_games("duet", lineup("duet", "random", "random"), games=30, seed=seed, chunk_size=3, backend=backend,
+                  factory=BuildLogFactory(str(log)))
+    builds = log.read_text().splitlines()
+    pids = {line.split()[0] for line in builds}
+    assert len(builds) == len(set(builds)) == 4 * len(pids)  # each worker built each of the 4 players once
+    assert pids <= {str(pid) for pid in backend.worker_pids()}
+    assert len(puts) == 2  # one object-store put per run (20 chunk tasks carry only its reference)
+
+
 class _KillsItsWorker:
     """A spymaster that kills its own worker process the first time it starts a given game
     (reset with that game's agent seed; the marker file says it has), then plays like the
