@@ -182,7 +182,7 @@ def test_understanding_compares_agent_and_humans_on_the_same_turns(data, toy):
 
 def test_clue_giving_mrr_and_top_k_by_hand(data):
     ranks = {1: 1, 2: 3, 3: 10, 4: 11, 5: 100, 6: 101, 7: None, 8: 2, 9: 1, 10: 50}
-    agent = Prescribed(refused={"zzyzx": "outside-vocabulary", "whales": "illegal-clue"})
+    agent = Prescribed(refused={"zzyzx": "outside-vocabulary", "drummer": "illegal-clue"})
     agent.clue_ranks = {(c.targets, c.black, c.tan): ranks[c.row] for c in data.clues if c.row in ranks}
     agent.human_clue = {(c.targets, c.black, c.tan): c.clue for c in data.clues if c.row in ranks}
     result = clue_giving_metrics(data.clues, agent, depth=200, seed=0)
@@ -200,7 +200,7 @@ def test_clue_giving_with_the_embedding_spymaster_and_unscorable_clues(data, toy
     result = clue_giving_metrics(data.clues, toy, depth=50, seed=0)
     # "ocean" is the only toy clue close to both whale and shark and to no card to avoid.
     assert result.outcomes[0].row == 1 and result.outcomes[0].rank == 1
-    # "zzyzx" is no toy clue; "whales" is a form of the visible "whale" (RULES.md §4.2).
+    # "zzyzx" is no toy clue; "drummer" is a form of the visible "drum" (RULES.md §4.2).
     assert result.unscorable == {"illegal-clue": 1, "outside-vocabulary": 1}
     assert result.mrr.n == 10
 
