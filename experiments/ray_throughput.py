@@ -1,6 +1,6 @@
 """Throughput of the local and Ray backends on the same Duet games, measured in one run.
 
-    python experiments/ray_throughput.py --games 2000 --jobs 2 [--agent glove50] [--seed 0]
+    python experiments/ray_throughput.py --games 2000 --jobs 2 [--agent glove50] [--seed 0] [--order local,ray]
 
 Both backends are started and warmed first (their workers load the models on a few games),
 so the figures compare steady-state game play. The games are then played in ``--rounds``
@@ -45,12 +45,17 @@ def main() -> None:
     ap.add_argument("--agent", default="glove50")
     ap.add_argument("--tasks", type=int, default=400, help="empty tasks timed for the per-task overhead")
     ap.add_argument("--rounds", type=int, default=4, help="blocks of games, each played on both backends in turn")
+    ap.add_argument("--order", default="local,ray", help="which backend plays each block first")
     ap.add_argument("--out", type=Path, default=Path("results/ray_throughput"))
     args = ap.parse_args()
 
     specs = lineup("duet", args.agent, args.agent)
     job = ChunkJob("duet", specs, PlayOptions().to_json(), args.seed, registry_factory)
-    backends = {"local": LocalBackend(args.jobs), "ray": RayBackend(args.jobs)}
+    makers = {"local": lambda: LocalBackend(args.jobs), "ray": lambda: RayBackend(args.jobs)}
+    order = [name.strip() for name in args.order.split(",")]
+    if sorted(order) != sorted(makers):
+        raise SystemExit(f"--order must name local and ray once each, got {args.order!r}")
+    backends = {name: makers[name]() for name in order}
     seconds = {name: 0.0 for name in backends}
     results: dict[str, list] = {name: [] for name in backends}
     warm_up, per_task = {}, {}
@@ -95,7 +100,7 @@ def main() -> None:
     lines = [
         f"Duet self-play, `{args.agent}`, {args.games} games, seed {args.seed}, {args.jobs} workers "
         f"({os.cpu_count()} cores, load average {meta['load_average'][0]:.1f} at the end), played in {args.rounds} "
-        f"blocks alternating between the backends. Same figures on both backends (win rate {rows[0]['win_rate']:.3f}).",
+        f"blocks alternating between the backends ({args.order} first). Same figures on both backends (win rate {rows[0]['win_rate']:.3f}).",
         "",
         "| backend | games/s | seconds | games per task | overhead per task (ms) | warm-up (s) |",
         "|---|---|---|---|---|---|",
