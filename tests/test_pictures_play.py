@@ -265,7 +265,7 @@ def test_tournament_on_pictures():
 def test_pictures_board_and_clue_commands(tmp_path):
     png = tmp_path / "board.png"
     board = json.loads(invoke("pictures", "board", "--seed", 4, "--index", 1, "--png", png, "--json").stdout)
-    cards, key, _ = deal_board("pictures", 4, 1)
+    cards, key, _ = deal_board("pictures", game_seed(4, 1), 1)  # game 1 of a run with master seed 4
     assert [c["id"] for c in board["cards"]] == list(cards)
     assert [c["identity"] for c in board["cards"]] == [i.value for i in key.identities]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -280,3 +280,10 @@ def test_pictures_board_and_clue_commands(tmp_path):
         assert set(option["targets"]) <= blue and len(option["target_captions"]) == len(option["targets"])
     assert invoke("pictures", "clue", "--team", "green").exit_code == 2
     assert invoke("pictures", "clue", "--spymaster", "nosuchmodel").exit_code == 2
+
+
+def test_pictures_board_is_the_board_bench_plays():
+    played = run_games("pictures_solo", lineup("pictures_solo", SPYMASTER, GUESSER), games=3, seed=9, indices=[2])
+    board = json.loads(invoke("pictures", "board", "--solo", "--seed", 9, "--index", 2, "--json").stdout)
+    config = played.results[0].record["config"]
+    assert [c["id"] for c in board["cards"]] == config["words"]

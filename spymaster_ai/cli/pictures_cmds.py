@@ -46,14 +46,16 @@ def _guarded(fn: Any) -> None:
 
 
 def board_facts(seed: int, index: int = 0, solo: bool = False) -> dict:
-    """The board ``play_game`` deals for (seed, index): cards in grid order with captions and identities."""
+    """The board of game ``index`` of a bench run with master ``seed``: cards in grid order,
+    with captions and identities."""
     from ..pictures import load_deck
     from ..sim.play import deal_board
+    from ..sim.seeds import game_seed
 
     if seed < 0 or index < 0:
         raise _BadInput(f"--seed and --index must be >= 0, got {seed} and {index}")
     game = "pictures_solo" if solo else "pictures"
-    cards, key, _ = deal_board(game, seed, index)
+    cards, key, _ = deal_board(game, game_seed(seed, index), index)
     deck = load_deck()
     return {
         "game": game,
