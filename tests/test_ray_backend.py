@@ -189,3 +189,15 @@ def test_cli_bench_and_sweep_on_ray_equal_local(tmp_path, backend):
         return [{k: v for k, v in p.items() if k not in timings} for p in report["points"]]
 
     assert sweep("--backend", "ray", "--jobs", "2") == sweep()
+
+
+def test_more_workers_than_cluster_cpus_are_capped(backend):
+    backend.stop_workers()  # frees the two CPUs; Ray stays up
+    extra = RayBackend(jobs=3)  # joins the running session: 2 CPUs, so 2 workers, not a third that never starts
+    try:
+        assert len(extra.worker_pids()) == 2
+        specs = lineup("duet", "random", "random")
+        run = run_games("duet", specs, games=9, seed=1, factory=scripted_factory, backend=extra, chunk_size=1)
+        assert [r.index for r in run.results] == list(range(9))
+    finally:
+        extra.close()

@@ -235,7 +235,11 @@ class RayBackend(Backend):
         if self._actors:
             return self._actors
         ray = self._connect()
-        count = self.jobs if self.jobs > 0 else max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        count = self.jobs if self.jobs > 0 else cpus
+        if count > cpus:  # an actor that never finds a CPU would hold its chunks for ever
+            logging.getLogger(__name__).warning("%d Ray workers asked for, the cluster has %d CPUs: using %d", count, cpus, cpus)
+            count = cpus
         worker = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=self.max_restarts)(
             _GameWorker
         )
