@@ -1,0 +1,188 @@
+"""The agents' rules for playing with partners of another model, and the variants' end games:
+common base-form clues, no second form of a clue, Assassin Ending, the solo countdown and
+cover choice, Duet sudden death judged by the partner's side, robust:exclude=G."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from spymaster_ai.agents.clue_space import BoardMatrices
+from spymaster_ai.agents.guesser import EmbeddingGuesser
+from spymaster_ai.agents.registry import AgentSpecError, _without
+from spymaster_ai.agents.spymaster import EmbeddingSpymaster
+from spymaster_ai.agents.toy import ToyEmbedding
+from spymaster_ai.agents.vocabulary import clue_candidates, is_base_form, is_common_word, lemmas
+from spymaster_ai.rules.moves import Clue
+from spymaster_ai.views import ClueHistoryEntry, GuesserView, SpymasterView
+
+AXES = ("fruit", "music", "sea", "space", "weapon", "tree", "cold", "city")
+
+
+def vec(**axes: float) -> list[float]:
+    return [axes.get(a, 0.0) for a in AXES]
+
+
+VECTORS = {
+    "apple": vec(fruit=1.0), "orange": vec(fruit=1.0, city=0.1), "piano": vec(music=1.0),
+    "guitar": vec(music=1.0, tree=0.1), "shark": vec(sea=1.0, weapon=0.2), "whale": vec(sea=1.0, cold=0.2),
+    "moon": vec(space=1.0, cold=0.2), "rocket": vec(space=1.0, weapon=0.3), "knife": vec(weapon=1.0),
+    "oak": vec(tree=1.0), "ice": vec(cold=1.0), "paris": vec(city=1.0),
+    "fruit": vec(fruit=1.0), "fruits": vec(fruit=1.0, music=0.05), "music": vec(music=1.0), "ocean": vec(sea=1.0),
+    "galaxy": vec(space=1.0), "blade": vec(weapon=1.0, sea=0.1), "forest": vec(tree=1.0), "winter": vec(cold=1.0),
+    "town": vec(city=1.0),
+}
+CLUES = ("fruit", "fruits", "music", "ocean", "galaxy", "blade", "forest", "winter", "town")
+BOARD = ("apple", "orange", "piano", "guitar", "shark", "whale", "moon", "rocket", "knife", "oak", "ice", "paris")
+
+
+def toy(name: str = "toy") -> ToyEmbedding:
+    return ToyEmbedding(VECTORS, CLUES, name=name)
+
+
+def spymaster(**kw) -> EmbeddingSpymaster:
+    kw.setdefault("min_zipf", None)  # the toy clue words are not all common English
+    kw.setdefault("hub_correction", False)
+    kw.setdefault("prefer_common", 0.0)
+    return EmbeddingSpymaster(toy(), **kw)
+
+
+def classic_view(own, opponent=(), assassins=(), visible=BOARD, history=(), **extra) -> SpymasterView:
+    bad = set(own) | set(opponent) | set(assassins)
+    return SpymasterView(
+        game="classic", me="red", words=BOARD, visible=tuple(visible), own=tuple(own), opponent=tuple(opponent),
+        bystanders=tuple(w for w in visible if w not in bad), assassins=tuple(assassins), history=tuple(history),
+        extra=dict(extra),
+    )
+
+
+# -- vocabulary ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("word", ["nicholson", "paris", "highways", "captained", "prototypes", "kam"])
+def test_names_inflections_and_junk_are_not_base_forms(word):
+    assert not is_base_form(word)
+
+
+@pytest.mark.parametrize("word", ["highway", "captain", "prototype", "fruit", "ocean", "run"])
+def test_base_forms_of_content_words_are_kept(word):
+    assert is_base_form(word)
+
+
+def test_zipf_floor_drops_rare_words():
+    assert is_common_word("ocean") and not is_common_word("complexion")
+    assert is_common_word("complexion", min_zipf=3.0)
+
+
+def test_clue_candidates_filter_and_unfiltered():
+    class Vocab(ToyEmbedding):
+        def clue_vocabulary(self):
+            return ("ocean", "oceans", "paris", "complexion", "fruit")
+
+    model = Vocab(VECTORS | {w: vec(sea=1.0) for w in ("oceans", "complexion")}, CLUES)
+    assert clue_candidates([model]) == ("ocean", "fruit")
+    assert "oceans" in clue_candidates([model], min_zipf=None)
+
+
+def test_another_form_of_an_earlier_clue_is_banned():
+    assert "fruit" in lemmas("fruits")
+    hist = (ClueHistoryEntry("red", Clue("fruits", 2), ("apple",), ("own",)),)
+    view = classic_view(own=("apple", "orange", "piano", "guitar"), history=hist)
+    words = {o.word for o in spymaster().rank_clues(view, top=9)}
+    assert "fruit" not in words and "fruits" not in words and "music" in words
+
+
+# -- classic end games --------------------------------------------------------------------------
+
+
+def test_assassin_ending_clues_the_assassin_once_every_agent_is_covered():
+    visible = tuple(w for w in BOARD if w not in ("apple", "orange"))
+    view = classic_view(own=(), opponent=("piano", "guitar"), assassins=("shark",), visible=visible, assassin_ending=True)
+    best = spymaster().rank_clues(view, top=1)[0]
+    assert best.targets == ("shark",) and best.word == "ocean" and best.count == 1
+    plain = dataclasses.replace(view, extra={"assassin_ending": False})
+    with pytest.raises(ValueError, match="no own card left"):
+        spymaster().rank_clues(plain)
+
+
+def test_assassin_ending_sudden_death_guesser_never_stops():
+    hist = (ClueHistoryEntry("red", Clue("music", 2), ("piano",), ("own",)),)
+    view = GuesserView(
+        game="classic", me="red", words=BOARD, visible=tuple(w for w in BOARD if w != "piano"), revealed=(),
+        clue=Clue("ocean", 1), guesses_made=1, max_guesses=None, can_stop=False, history=hist, sudden_death=True,
+    )
+    g = EmbeddingGuesser(toy(), hub_correction=0.0, sudden_death_threshold=99.0)
+    assert g.next_guess(view) in ("guitar", "shark", "whale")  # the best cards of the game's clues
+
+
+# -- solo ---------------------------------------------------------------------------------------
+
+
+def test_solo_countdown_raises_the_count():
+    own = ("apple", "orange", "piano", "guitar", "oak")
+    relaxed = classic_view(own=own, opponent=("shark", "whale", "moon", "rocket", "ice"), assassins=("knife",),
+                           solo=True, turns={"red": 0})
+    late = classic_view(own=own, opponent=("shark",), assassins=("knife",), solo=True, turns={"red": 6},
+                        visible=tuple(w for w in BOARD if w not in ("whale", "moon", "rocket", "ice")))
+    sm = spymaster(risk=0.2)
+    assert sm.rank_clues(relaxed)[0].count <= 2
+    assert sm.rank_clues(late)[0].count >= 3  # one turn left for five cards: aim at more
+    assert spymaster(risk=0.2, countdown=False).rank_clues(late)[0].count <= 2
+
+
+def test_choose_cover_takes_the_opponent_card_closest_to_our_targets():
+    view = classic_view(own=("shark", "apple"), opponent=("whale", "paris", "oak"), assassins=("knife",), solo=True)
+    assert spymaster().choose_cover(view, ("oak", "paris", "whale")) == "whale"
+
+
+def test_choose_cover_of_own_agents_drops_the_hardest_one():
+    view = classic_view(own=("apple", "orange", "ice"), opponent=("whale",), assassins=("knife",))
+    assert spymaster().choose_cover(view, ("apple", "orange", "ice")) == "ice"
+
+
+# -- Duet sudden death ------------------------------------------------------------------------------
+
+
+def duet_sd_view(own_side, history=()) -> GuesserView:
+    return GuesserView(
+        game="duet", me="A", words=BOARD, visible=BOARD, revealed=(), clue=None, guesses_made=0, max_guesses=None,
+        can_stop=False, history=tuple(history), sudden_death=True, own_side=tuple(own_side),
+    )
+
+
+def test_duet_sudden_death_is_judged_by_the_partners_side():
+    g = EmbeddingGuesser(toy(), hub_correction=0.0)
+    # my side: knife black, everything else bystander; ocean (2, one found) still points at the sea
+    side = ["bystander"] * len(BOARD)
+    side[BOARD.index("knife")] = "black"
+    hist = (ClueHistoryEntry("B", Clue("ocean", 2), ("paris",), ("bystander",)),)
+    probs = g.sudden_death_probabilities(duet_sd_view(side, hist))
+    assert probs["shark"] > probs["apple"] > 0.0
+    assert g.next_guess(duet_sd_view(side, hist)) in ("shark", "whale")
+    # my own green is no better than its table odds: P(green on the partner's side | green on mine) = 3/9
+    side2 = list(side)
+    side2[BOARD.index("apple")] = "green"
+    p2 = g.sudden_death_probabilities(duet_sd_view(side2))
+    assert p2["apple"] == pytest.approx(3 / 9)
+    assert p2["apple"] < p2["oak"]  # a bystander on my side is green for the partner 5 in 13
+
+
+# -- robust:exclude ---------------------------------------------------------------------------------
+
+
+def test_exclude_builds_a_partner_without_the_held_out_model():
+    own, partner = _without("robust:exclude=glove50", "glove50", None, None)
+    assert "glove50" not in partner.split("+") and own != "glove50" and len(partner.split("+")) == 3
+    with pytest.raises(AgentSpecError, match="excluded"):
+        _without("s", "minilm", None, "minilm+glove50")
+    with pytest.raises(AgentSpecError, match="excluded"):
+        _without("s", "minilm", "minilm", "glove50")
+
+
+def test_hub_correction_standardises_each_card_over_the_vocabulary():
+    board = BoardMatrices(BOARD, BOARD, CLUES, [toy()], hub_correction=True)
+    s = board.sim(0)
+    np.testing.assert_allclose(s.mean(axis=1), 0.0, atol=1e-5)
+    np.testing.assert_allclose(s.std(axis=1), 1.0, atol=1e-4)
