@@ -15,7 +15,7 @@ validation split is ever read.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -71,8 +71,9 @@ class CalibratedGuesser:
     units (``similarity_stats``), its z-score across the board, 1 if it is the model's top
     card, its hubness (mean of its 10 highest similarities to the model's clue vocabulary,
     same units: a card close to everything is a weak guess for any one clue); and the card's
-    wordfreq Zipf frequency. Scikit-learn's ``LogisticRegression`` on standardised features
-    (deterministic lbfgs) scores every card; the best score is the guess.
+    wordfreq Zipf frequency. A linear score over the standardised features, fitted with
+    scikit-learn's ``LogisticRegression`` on card pairs (see :meth:`fit`; deterministic
+    lbfgs), ranks the cards; the best score is the guess.
     """
 
     def __init__(self, models: Sequence[Any], name: str = "calibrated", C: float = 1.0) -> None:
@@ -81,7 +82,8 @@ class CalibratedGuesser:
         self.models = tuple(models)
         self.name = name
         self.C = float(C)
-        self._pipeline: Any = None
+        self._scaler: Any = None
+        self._weights: Optional[np.ndarray] = None
         self._hubness: list[dict[str, float]] = [{} for _ in self.models]
 
     @property
@@ -134,12 +136,17 @@ class CalibratedGuesser:
 
     def fit(self, turns: Sequence[GuessTurn]) -> "CalibratedGuesser":
         """Fit on the human first guesses of ``turns`` (turns without one, or with an unknown
-        clue, are skipped)."""
+        clue, are skipped).
+
+        The choice is among the cards of one board, so the model is fitted on pairs: the
+        chosen card's features minus each other card's (and the reverse, labelled 0), with no
+        intercept. That is the logistic approximation of a conditional logit, and it scores
+        cards, not boards.
+        """
         from sklearn.linear_model import LogisticRegression
-        from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
 
-        xs, ys = [], []
+        boards: list[tuple[np.ndarray, int]] = []
         for turn in turns:
             if turn.first_guess is None:
                 continue
@@ -147,23 +154,26 @@ class CalibratedGuesser:
                 x = self.features(turn.remaining, turn.clue)
             except Unscorable:
                 continue
-            xs.append(x)
-            ys.append(np.array([w == turn.first_guess for w in turn.remaining], dtype=int))
-        if not xs:
-            raise ValueError("no turn to fit the calibration on")
-        y = np.concatenate(ys)
-        if y.min() == y.max():
-            raise ValueError("calibration needs turns with both chosen and unchosen cards")
-        pipeline = make_pipeline(StandardScaler(), LogisticRegression(C=self.C, max_iter=2000))
-        pipeline.fit(np.concatenate(xs), y)
-        self._pipeline = pipeline
-        self.fitted_turns = len(xs)
+            boards.append((x, turn.remaining.index(turn.first_guess)))
+        if not any(len(x) > 1 for x, _ in boards):
+            raise ValueError("no turn with a choice between cards to fit the calibration on")
+        scaler = StandardScaler().fit(np.concatenate([x for x, _ in boards]))
+        diffs = []
+        for x, chosen in boards:
+            z = scaler.transform(x)
+            diffs.append(z[chosen] - np.delete(z, chosen, axis=0))
+        pairs = np.concatenate(diffs)
+        X = np.concatenate([pairs, -pairs])
+        y = np.concatenate([np.ones(len(pairs), dtype=int), np.zeros(len(pairs), dtype=int)])
+        model = LogisticRegression(C=self.C, fit_intercept=False, max_iter=2000).fit(X, y)
+        self._scaler, self._weights = scaler, model.coef_[0].copy()
+        self.fitted_turns = len(boards)
         return self
 
     def scores(self, board: Sequence[str], clue: str) -> np.ndarray:
-        if self._pipeline is None:
+        if self._weights is None:
             raise RuntimeError("fit the calibrated guesser first")
-        return self._pipeline.decision_function(self.features(board, clue))
+        return self._scaler.transform(self.features(board, clue)) @ self._weights
 
     def rank_cards(self, board: Sequence[str], clue: str, count: int = 1) -> list[str]:
         """Every card, best first (ties: board order)."""
@@ -173,7 +183,6 @@ class CalibratedGuesser:
 
     def coefficients(self) -> dict[str, float]:
         """The fitted weights per standardised feature (for the report)."""
-        if self._pipeline is None:
+        if self._weights is None:
             raise RuntimeError("fit the calibrated guesser first")
-        coef = self._pipeline[-1].coef_[0]
-        return {n: round(float(c), 4) for n, c in zip(self.feature_names, coef)}
+        return {n: round(float(c), 4) for n, c in zip(self.feature_names, self._weights)}
