@@ -37,9 +37,11 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--models", default=",".join(LEAVE_ONE_OUT_POOL))
+    ap.add_argument("--robust", default="", help="extra robust spymaster parameters, e.g. temperature=1.0")
     args = ap.parse_args()
     models = args.models.split(",")
-    spies = {g: make_spymaster(f"robust:exclude={g}") for g in models}
+    extra = f",{args.robust}" if args.robust else ""
+    spies = {g: make_spymaster(f"robust:exclude={g}{extra}") for g in models}
     guessers = {g: make_guesser(g) for g in models}
     warm_words, warm_key, _ = deal_board("kim2019", game_seed(args.seed, 0), 0)
     warm = ClassicGame(warm_words, warm_key, kind="kim2019").spymaster_view(Team.RED)
@@ -47,7 +49,7 @@ def main() -> None:
         spy.rank_clues(warm, top=1)
     for g in guessers.values():
         g.embedding.similarity(["warm"], list(warm_words))
-    print(f"# Example boards (kim2019 layout, seed {args.seed}): robust spymaster with the guesser's model held out\n")
+    print(f"# Example boards (kim2019 layout, seed {args.seed}): `robust:exclude=G{extra}`, the guesser's model G held out\n")
     for i in range(args.boards):
         seed = game_seed(args.seed, i)
         words, key, _ = deal_board("kim2019", seed, i)
@@ -58,7 +60,7 @@ def main() -> None:
         print(f"- blue: {', '.join(sorted(view.opponent))}")
         print(f"- bystanders: {', '.join(sorted(view.bystanders))}")
         print(f"- assassin: {', '.join(view.assassins)}\n")
-        print("| held-out G | clue (robust:exclude=G) | aimed at | " + " | ".join(f"guesser `{g}`" for g in models) + " |")
+        print("| held-out G | clue | aimed at | " + " | ".join(f"guesser `{g}`" for g in models) + " |")
         print("|---|---|---|" + "---|" * len(models))
         for held in models:
             spy = spies[held]

@@ -61,7 +61,7 @@ def classic_view(own, opponent=(), assassins=(), visible=BOARD, history=(), **ex
 # -- vocabulary ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("word", ["nicholson", "paris", "highways", "captained", "prototypes", "kam"])
+@pytest.mark.parametrize("word", ["nicholson", "paris", "highways", "captained", "prototypes", "kam", "games", "qualifications", "studies"])
 def test_names_inflections_and_junk_are_not_base_forms(word):
     assert not is_base_form(word)
 

@@ -59,7 +59,23 @@ def is_base_form(word: str) -> bool:
     "captained") and most proper names ("nicholson", "paris"), which lemminflect does not list.
     """
     found = getAllLemmas(word)
-    return any(word in found.get(pos, ()) for pos in _CONTENT_POS)
+    own = [pos for pos in _CONTENT_POS if word in found.get(pos, ())]
+    if not own:
+        return False
+    # lemminflect also lists some inflections as lemmas of their own beside the base word
+    # ("games": game, games; "qualifications"; "consisted"): those are forms, not bases.
+    return not any(_inflects(word, other) for pos in own for other in found[pos] if other != word)
+
+
+_SUFFIXES = ("s", "es", "ed", "d", "ing")
+
+
+def _inflects(word: str, base: str) -> bool:
+    """``word`` is ``base`` with a regular inflection ("games"/"game", "movies"/"movie",
+    "studies"/"study", "consisted"/"consist")."""
+    if word.startswith(base) and word[len(base):] in _SUFFIXES:
+        return True
+    return base.endswith("y") and word in (base[:-1] + "ies", base[:-1] + "ied")
 
 
 def is_common_word(word: str, min_zipf: float = DEFAULT_MIN_ZIPF) -> bool:
