@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from spymaster_ai.rules.cards import Team, deal_words, generate_classic_key, generate_duet_key
+from spymaster_ai.rules.cards import deal_words, generate_classic_key, generate_duet_key
 from spymaster_ai.rules.classic import ClassicGame
 from spymaster_ai.rules.duet import DuetGame
 from spymaster_ai.rules.moves import Clue

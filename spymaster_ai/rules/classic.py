@@ -35,7 +35,6 @@ Rule readings this engine makes (RULES.md leaves them open):
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..views import ClueHistoryEntry, GuesserView, SpymasterView
@@ -43,7 +42,9 @@ from .cards import CLASSIC_LAYOUT, KIM2019_LAYOUT, PICTURES_LAYOUT, ClassicKey, 
 from .moves import (
     AlreadyCoveredError,
     Clue,
+    ClueResult,
     GameOverError,
+    GuessResult,
     IllegalMove,
     InvalidClueError,
     LossCause,
@@ -64,27 +65,6 @@ LEGALITY_MODES = ("strict", "penalty", "off")
 
 class WrongCardError(IllegalMove):
     """A cover of a card this player may not cover (not an agent of the required team)."""
-
-
-@dataclass(frozen=True)
-class ClueResult:
-    """An accepted clue: whether the checker found it legal, its verdict, and whether it was penalised."""
-
-    clue: Clue
-    legal: bool
-    verdict: object | None
-    penalised: bool
-
-
-@dataclass(frozen=True)
-class GuessResult:
-    """The public result of one guess."""
-
-    word: str
-    identity: Identity
-    correct: bool  # one of the guessing team's own agents
-    turn_over: bool
-    game_over: bool
 
 
 def _check_clue(

@@ -37,15 +37,15 @@ Readings of the rules this engine chose (RULES.md leaves them open):
 from __future__ import annotations
 
 import dataclasses
-import inspect
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .cards import DuetIdentity, DuetKey, Player, normalise_word
 from .moves import (
     AlreadyCoveredError,
     Clue,
+    ClueResult,
     GameOverError,
+    GuessResult,
     InvalidClueError,
     LossCause,
     NotOnBoardError,
@@ -78,34 +78,11 @@ class NotYourTurnError(WrongPhaseError):
     """A move by a player who may not make it now (wrong giver, passed sudden-death player)."""
 
 
-@dataclass(frozen=True)
-class ClueResult:
-    """An accepted clue. ``legal`` is the checker's verdict (True when legality is off)."""
-
-    clue: Clue
-    legal: bool
-    verdict: object | None
-    penalised: bool
-
-
-@dataclass(frozen=True)
-class GuessResult:
-    """One guess, with the identity on the judging side (the giver's; in sudden death the other side)."""
-
-    word: str
-    identity: DuetIdentity
-    correct: bool
-    turn_over: bool
-    game_over: bool
-
-
 def check_clue_legality(word: str, visible: Sequence[str], options: object | None, count: int | None) -> Any:
     """Ask the legality module for a verdict. A module-level hook so tests can replace it."""
     from .legality import check_clue
 
-    if "count" in inspect.signature(check_clue).parameters:
-        return check_clue(word, visible, options, count=count)
-    return check_clue(word, visible, options)
+    return check_clue(word, visible, options, count=count)
 
 
 def _player(value: object) -> Player:

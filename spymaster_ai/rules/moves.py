@@ -28,6 +28,30 @@ class Clue:
         return cls(str(data["word"]), int(data["count"]), bool(data.get("unlimited", False)))
 
 
+@dataclass(frozen=True)
+class ClueResult:
+    """An accepted clue: the checker's verdict (``legal`` is True when legality is off), and
+    whether the invalid-clue penalty was applied."""
+
+    clue: Clue
+    legal: bool
+    verdict: object | None
+    penalised: bool
+
+
+@dataclass(frozen=True)
+class GuessResult:
+    """The public result of one guess. ``identity`` is the card's identity on the judging key
+    (classic: the key card; Duet: the giver's side, or the other side in sudden death);
+    ``correct`` means one of the guessing side's own agents."""
+
+    word: str
+    identity: Enum
+    correct: bool
+    turn_over: bool
+    game_over: bool
+
+
 class Phase(str, Enum):
     CLUE = "clue"  # waiting for a spymaster's clue
     GUESS = "guess"  # operatives guessing
