@@ -15,7 +15,7 @@ from spymaster_ai.embeddings.captions import CaptionEmbedding
 from spymaster_ai.pictures import is_picture_id, load_deck
 from spymaster_ai.rules.cards import PICTURES_LAYOUT, Identity
 from spymaster_ai.rules.classic import ClassicGame
-from spymaster_ai.rules.legality import COLOUR_WORDS, LegalityOptions, check_clue
+from spymaster_ai.rules.legality import COLOUR_WORDS, LegalityOptions, check_clue, legal_mask
 from spymaster_ai.rules.moves import Clue, InvalidClueError, LossCause
 from spymaster_ai.rules.record import from_record
 from spymaster_ai.sim.play import PictureBoardModel, PlayOptions, deal_board, for_picture_cards, lineup, play_game
@@ -213,11 +213,16 @@ def test_word_cards_on_the_pictures_grid_keep_the_word_rules():
         game.give_clue(Clue(cards[0], 1))  # a visible word is never a clue
 
 
-@pytest.mark.xfail(strict=True, reason="strict_captions reads visible words, and a card id names no word: "
-                   "the checker needs the deck's captions for picture cards (rules/legality.py)")
 def test_strict_captions_forbids_a_visible_cards_caption():
     strict = LegalityOptions(pictures=True, strict_captions=True)
-    assert not check_clue("dog", ["pic:dog"], strict).legal
+    verdict = check_clue("dog", ["pic:dog", "pic:space_invader", "pic:rocket+moose"], strict)
+    assert not verdict.legal and verdict.collides_with == "pic:dog"
+    assert not check_clue("invader", ["pic:space_invader"], strict).legal
+    assert not check_clue("moose", ["pic:rocket+moose"], strict).legal
+    assert check_clue("cat", ["pic:dog", "pic:rocket+moose"], strict).legal
+    # Without the house option a caption is a legal clue (RULES.md §2).
+    assert check_clue("dog", ["pic:dog"], LegalityOptions(pictures=True)).legal
+    assert legal_mask(["dog", "cat"], ["pic:dog"], strict) == [False, True]
 
 
 # ----------------------------------------------------------------------------- command line

@@ -677,20 +677,34 @@ class _Board:
     morphemes: frozenset[str]
 
 
+PICTURE_ID_PREFIX = "pic:"
+
+
+def card_texts(card: str) -> tuple[str, ...]:
+    """The words a card stands for. A picture card id ``pic:CAPTION`` (spaces written ``_``,
+    a combined card's captions joined by ``+``) stands for its captions, so the Pictures
+    house option ``strict_captions`` can forbid them; any other card stands for itself."""
+    text = str(card)
+    if not text.lower().startswith(PICTURE_ID_PREFIX):
+        return (text,)
+    return tuple(part.replace("_", " ") for part in text[len(PICTURE_ID_PREFIX):].split("+") if part)
+
+
 @lru_cache(maxsize=256)
 def _board(visible: tuple[str, ...]) -> _Board:
     by_key: dict[str, int] = {}
     by_root: dict[str, int] = {}
     by_morpheme: dict[str, int] = {}
-    for i, word in enumerate(visible):
-        a = _analyse(word)
-        if a.problem:
-            continue
-        by_key.setdefault(a.key, i)
-        for r in a.roots:
-            by_root.setdefault(r, i)
-        for m in a.morphemes:
-            by_morpheme.setdefault(m, i)
+    for i, card in enumerate(visible):
+        for word in card_texts(card):
+            a = _analyse(word)
+            if a.problem:
+                continue
+            by_key.setdefault(a.key, i)
+            for r in a.roots:
+                by_root.setdefault(r, i)
+            for m in a.morphemes:
+                by_morpheme.setdefault(m, i)
     return _Board(visible, by_key, by_root, by_morpheme, frozenset(by_root), frozenset(by_morpheme))
 
 
