@@ -198,7 +198,8 @@ def try_a_refused_move(g: ClassicGame, rnd: random.Random) -> None:
         options.append((lambda: g.guess(rnd.choice(covered)), (WrongPhaseError, AlreadyCoveredError)))
     if phase is Phase.SOLO_COVER:
         bad = g.remaining(Identity.BYSTANDER) + g.remaining(Identity.of_team(g.current_team))
-        options.append((lambda: g.solo_cover(bad[0]), WrongCardError))
+        if bad:
+            options.append((lambda: g.solo_cover(bad[0]), WrongCardError))
     if phase is Phase.PENALTY_COVER:
         bad = g.remaining(Identity.BYSTANDER) + g.remaining(Identity.of_team(g.current_team.other))
         if bad:
