@@ -16,30 +16,9 @@ from ..rules.cards import normalise_word
 from ..rules.moves import Clue
 from ..views import GuesserView, SpymasterView
 from .app import app
+from .errors import BadInput, fail, user_errors
 
 DEFAULT_AGENT = "minilm"
-
-
-class _BadInput(Exception):
-    """Input the user must fix: one line on stderr, exit status 2."""
-
-
-def _bad_input_types() -> tuple[type[BaseException], ...]:
-    from ..agents.registry import AgentSpecError
-
-    kinds: list[type[BaseException]] = [_BadInput, AgentSpecError]
-    try:
-        from ..embeddings import EmbeddingError
-
-        kinds.append(EmbeddingError)
-    except ImportError:  # pragma: no cover - the embeddings package is part of the project
-        pass
-    return tuple(kinds)
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _words(text: Optional[str], what: str) -> list[str]:
@@ -47,18 +26,18 @@ def _words(text: Optional[str], what: str) -> list[str]:
         return []
     words = [normalise_word(w) for w in text.split(",")]
     if any(not w for w in words):
-        raise _BadInput(f"{what}: empty word in {text!r}")
+        raise BadInput(f"{what}: empty word in {text!r}")
     return words
 
 
 def _board(text: str) -> tuple[str, ...]:
     words = _words(text, "--board")
     if not words:
-        raise _BadInput("--board: no cards")
+        raise BadInput("--board: no cards")
     seen: set[str] = set()
     for w in words:
         if w in seen:
-            raise _BadInput(f"--board: {w!r} appears twice")
+            raise BadInput(f"--board: {w!r} appears twice")
         seen.add(w)
     return tuple(words)
 
@@ -66,13 +45,13 @@ def _board(text: str) -> tuple[str, ...]:
 def _on_board(words: list[str], board: tuple[str, ...], what: str) -> tuple[str, ...]:
     for w in words:
         if w not in board:
-            raise _BadInput(f"{what}: {w!r} is not on the board")
+            raise BadInput(f"{what}: {w!r} is not on the board")
     return tuple(dict.fromkeys(words))
 
 
 def _game(game: str) -> str:
     if game not in ("classic", "duet"):
-        raise _BadInput(f"--game: expected classic or duet, got {game!r}")
+        raise BadInput(f"--game: expected classic or duet, got {game!r}")
     return game
 
 
@@ -82,12 +61,12 @@ def _spymaster_view(board: tuple[str, ...], team: tuple[str, ...], opponent: tup
     for role, cards in (("team", team), ("opponent", opponent), ("assassin", assassins), ("bystander", bystanders or ())):
         for w in cards:
             if w in roles:
-                raise _BadInput(f"{w!r} is listed as both {roles[w]} and {role}")
+                raise BadInput(f"{w!r} is listed as both {roles[w]} and {role}")
             roles[w] = role
     if not team:
-        raise _BadInput("--team: no cards")
+        raise BadInput("--team: no cards")
     if game == "duet" and opponent:
-        raise _BadInput("--opponent: Duet has no opponent cards")
+        raise BadInput("--opponent: Duet has no opponent cards")
     if bystanders is None:  # everything else is a bystander
         bystanders = tuple(w for w in board if w not in roles)
     visible = tuple(w for w in board if w in roles or w in bystanders)
@@ -137,8 +116,8 @@ def clue_cmd(
             c = spy.give_clue(view)
             options = [{"word": c.word, "count": c.count, "targets": [], "score": None, "expected_found": None,
                         "expected_cost": None, "closest_bad": None, "closest_bad_similarity": None}]
-    except _bad_input_types() as exc:
-        _fail(str(exc))
+    except user_errors() as exc:
+        fail(str(exc))
         return
     if as_json:
         typer.echo(json.dumps({"agent": agent, "game": view.game, "clues": options}))
@@ -162,10 +141,10 @@ def _guesses(guesser: Any, view: GuesserView) -> list[str]:
         word = guesser.next_guess(view)
         if word is None:
             if not view.can_stop:
-                raise _BadInput("the guesser stopped before its mandatory first guess")
+                raise BadInput("the guesser stopped before its mandatory first guess")
             break
         if word not in view.visible:
-            raise _BadInput(f"the guesser chose {word!r}, which is not a visible card")
+            raise BadInput(f"the guesser chose {word!r}, which is not a visible card")
         out.append(word)
         view = GuesserView(
             game=view.game, me=view.me, words=view.words,
@@ -191,7 +170,7 @@ def guess_cmd(
         words = _board(board)
         word = normalise_word(clue)
         if not word:
-            raise _BadInput("--clue: empty")
+            raise BadInput("--clue: empty")
         the_clue = Clue(word, count)
         game = _game(game)
         view = GuesserView(
@@ -204,8 +183,8 @@ def guess_cmd(
             {"card": c.word, "similarity": c.similarity, "z": c.z, "score": c.score} for c in g.rank_cards(view)
         ] if hasattr(g, "rank_cards") else []
         guesses = _guesses(g, view)
-    except _bad_input_types() as exc:
-        _fail(str(exc))
+    except user_errors() as exc:
+        fail(str(exc))
         return
     if as_json:
         typer.echo(json.dumps({"agent": agent, "clue": the_clue.to_json(), "ranked": ranked,

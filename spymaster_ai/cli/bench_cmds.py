@@ -6,7 +6,6 @@ a results file of another run) prints one line on stderr and exits with status 2
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import json
 import sys
@@ -18,6 +17,7 @@ import typer
 from .. import __version__
 from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
 from .app import app
+from .errors import BadInput, fail, first_line, user_errors
 
 bench_app = typer.Typer(
     name="bench",
@@ -28,27 +28,11 @@ bench_app = typer.Typer(
 app.add_typer(bench_app, name="bench")
 
 
-class _BadInput(Exception):
-    """Input the user must fix: reported as one line, exit status 2."""
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
 def _bad_input_types() -> tuple[type[BaseException], ...]:
-    """Errors that mean the user's input is wrong (the registry's and embeddings' own included)."""
     from ..sim.backends import BackendError
     from ..sim.runner import ResultsFileError
 
-    kinds: list[type[BaseException]] = [_BadInput, ResultsFileError, BackendError]
-    for module, name in (("spymaster_ai.agents.registry", "AgentSpecError"), ("spymaster_ai.embeddings", "EmbeddingError")):
-        try:
-            kinds.append(getattr(importlib.import_module(module), name))
-        except (ImportError, AttributeError):
-            pass
-    return tuple(kinds)
+    return user_errors(ResultsFileError, BackendError)
 
 
 def _check_agents(specs: dict[str, str]) -> None:
@@ -70,11 +54,11 @@ def check_backend(backend: str, address: Optional[str]) -> None:
     from ..sim.backends import BACKENDS, RAY_INSTALL_HINT
 
     if backend not in BACKENDS:
-        raise _BadInput(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise BadInput(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if address and backend != "ray":
-        raise _BadInput("--address applies to --backend ray only")
+        raise BadInput("--address applies to --backend ray only")
     if backend == "ray" and importlib.util.find_spec("ray") is None:
-        raise _BadInput(f"--backend ray needs Ray: {RAY_INSTALL_HINT}")
+        raise BadInput(f"--backend ray needs Ray: {RAY_INSTALL_HINT}")
 
 
 def _summary_table(title: str, summary: dict, agents: dict[str, str]) -> None:
@@ -142,13 +126,13 @@ def _bench(
     from ..sim.runner import run_games
 
     if games <= 0:
-        raise _BadInput(f"--games must be a positive number, got {games}")
+        raise BadInput(f"--games must be a positive number, got {games}")
     if jobs == 0 or jobs < -1:
-        raise _BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+        raise BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
     indices = None
     if only_game is not None:
         if only_game < 0:
-            raise _BadInput(f"--only-game must be a game index >= 0, got {only_game}")
+            raise BadInput(f"--only-game must be a game index >= 0, got {only_game}")
         indices, games = [only_game], max(games, only_game + 1)
     check_backend(backend, address)
     _check_agents(specs)
@@ -190,7 +174,7 @@ def _guarded(fn: Any, *args: Any, **kwargs: Any) -> None:
     except typer.Exit:
         raise
     except _bad_input_types() as exc:
-        _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        fail(first_line(exc))
 
 
 # Options shared by every bench command.
@@ -215,7 +199,7 @@ def _options(**kwargs: Any) -> PlayOptions:
     try:
         return PlayOptions(**kwargs)
     except ValueError as exc:
-        raise _BadInput(str(exc)) from exc
+        raise BadInput(str(exc)) from exc
 
 
 @bench_app.command("duet")
@@ -285,7 +269,7 @@ def bench_pictures(
 
     def run() -> None:
         if solo and (blue != DEFAULT_AGENT or blue_guesser is not None):
-            raise _BadInput("--solo has no blue team: give the pair as --red and --red-guesser")
+            raise BadInput("--solo has no blue team: give the pair as --red and --red-guesser")
         game = "pictures_solo" if solo else "pictures"
         specs = lineup(game, red, red_guesser or red) if solo else lineup(game, red, red_guesser or red, blue, blue_guesser or blue)
         options = _options(assassin_ending=assassin_ending, legality=legality, picture_cards=not word_cards)
@@ -341,7 +325,7 @@ def bench_replay(
         from ..sim.play import GameResult
 
         if not results.exists():
-            raise _BadInput(f"no such results file: {results}")
+            raise BadInput(f"no such results file: {results}")
         found = None
         for number, line in enumerate(results.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
@@ -349,16 +333,16 @@ def bench_replay(
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise _BadInput(f"{results} line {number} is not JSON: {exc}") from exc
+                raise BadInput(f"{results} line {number} is not JSON: {exc}") from exc
             if isinstance(data, dict) and data.get("index") == index:
                 found = GameResult.from_json(data)
                 break
         if found is None:
-            raise _BadInput(f"{results} holds no game with index {index}")
+            raise BadInput(f"{results} holds no game with index {index}")
         try:
             game = from_record(found.record)
         except RecordError as exc:
-            raise _BadInput(f"game {index} does not replay: {exc}") from exc
+            raise BadInput(f"game {index} does not replay: {exc}") from exc
         report = {
             "game": found.game, "index": index, "seed": found.seed, "agents": found.agents, "won": found.won,
             "loss_cause": found.loss_cause, "turns": found.turns, "score": found.score, "verified": True,
@@ -398,20 +382,20 @@ def tournament(
         from ..sim.tournament import format_cell, markdown_table, run_tournament
 
         if game not in ROLES:
-            raise _BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
+            raise BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
         if games <= 0:
-            raise _BadInput(f"--games must be a positive number, got {games}")
+            raise BadInput(f"--games must be a positive number, got {games}")
         if jobs == 0 or jobs < -1:
-            raise _BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+            raise BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
         split = lambda text: [s.strip() for s in text.split(",") if s.strip()] if text else []  # noqa: E731
         spy, gue = split(spymasters) or split(agents), split(guessers) or split(agents)
         if not spy or not gue:
-            raise _BadInput("--agents needs at least one agent spec")
+            raise BadInput("--agents needs at least one agent spec")
         options = _options(tokens=tokens, mission=mission, legality=legality)
         check_backend(backend, address)
         two_teams = game in ("classic", "pictures")
         if opponent and not two_teams:
-            raise _BadInput(f"--opponent applies to classic and pictures only, not {game}")
+            raise BadInput(f"--opponent applies to classic and pictures only, not {game}")
         for s in spy:
             _check_agents({"spymaster": s})
         for g in gue:

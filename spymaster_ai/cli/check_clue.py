@@ -10,6 +10,7 @@ import typer
 from ..rules.cards import normalise_word
 from ..rules.legality import LegalityOptions, Verdict, check_clue
 from .app import app
+from .errors import fail as _fail
 
 BOARD_SIZES = (25, 20)  # classic/Duet words, Pictures
 
@@ -35,14 +36,6 @@ def visible_words(board: str, covered: str | None) -> list[str]:
     if missing:
         raise UsageProblem(f"--covered words not on the board: {', '.join(missing)}")
     return [w for w in words if w not in set(hidden)]
-
-
-def _fail(message: str, as_json: bool) -> None:
-    if as_json:
-        typer.echo(json.dumps({"error": message}))
-    else:
-        typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 @app.command("check-clue")

@@ -12,6 +12,7 @@ from typing import Any, Optional
 import typer
 
 from .app import app
+from .errors import fail as _fail
 
 embeddings_app = typer.Typer(
     name="embeddings",
@@ -23,14 +24,6 @@ embeddings_app = typer.Typer(
 app.add_typer(embeddings_app, name="embeddings")
 
 VOCAB_HELP = "Clue-vocabulary size (default 30000, or $SPYMASTER_AI_VOCAB_SIZE)."
-
-
-def _fail(message: str, as_json: bool = False) -> None:
-    if as_json:
-        typer.echo(json.dumps({"error": message}))
-    else:
-        typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _check_vocab_size(vocab_size: Optional[int], as_json: bool) -> None:

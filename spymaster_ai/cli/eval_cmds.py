@@ -11,6 +11,7 @@ from typing import Any, Optional
 import typer
 
 from .app import app
+from .errors import fail as _fail, user_errors
 
 eval_app = typer.Typer(
     name="eval",
@@ -21,20 +22,10 @@ eval_app = typer.Typer(
 app.add_typer(eval_app, name="eval")
 
 
-def _fail(message: str, as_json: bool) -> None:
-    if as_json:
-        typer.echo(json.dumps({"error": message}))
-    else:
-        typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
 def _bad_input_types() -> tuple[type[BaseException], ...]:
-    from ..agents.registry import AgentSpecError
-    from ..embeddings import EmbeddingError
     from ..eval.human_data import HumanDataError
 
-    return (HumanDataError, AgentSpecError, EmbeddingError, ValueError)
+    return user_errors(HumanDataError, ValueError)
 
 
 @eval_app.command("human")

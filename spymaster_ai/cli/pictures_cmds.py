@@ -9,7 +9,6 @@ Bad input prints one line on stderr and exits with status 2.
 
 from __future__ import annotations
 
-import importlib
 import json
 from pathlib import Path
 from typing import Any, Optional
@@ -17,6 +16,7 @@ from typing import Any, Optional
 import typer
 
 from .app import app
+from .errors import BadInput, fail, first_line, user_errors
 
 pictures_app = typer.Typer(
     name="pictures",
@@ -27,22 +27,11 @@ pictures_app = typer.Typer(
 app.add_typer(pictures_app, name="pictures")
 
 
-class _BadInput(Exception):
-    """Input the user must fix: one line on stderr, exit status 2."""
-
-
 def _guarded(fn: Any) -> None:
-    kinds: list[type[BaseException]] = [_BadInput]
-    for module, name in (("spymaster_ai.agents.registry", "AgentSpecError"), ("spymaster_ai.embeddings", "EmbeddingError")):
-        try:
-            kinds.append(getattr(importlib.import_module(module), name))
-        except (ImportError, AttributeError):
-            pass
     try:
         fn()
-    except tuple(kinds) as exc:
-        typer.echo(f"error: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", err=True)
-        raise typer.Exit(2)
+    except user_errors() as exc:
+        fail(first_line(exc))
 
 
 def board_facts(seed: int, index: int = 0, solo: bool = False) -> dict:
@@ -53,7 +42,7 @@ def board_facts(seed: int, index: int = 0, solo: bool = False) -> dict:
     from ..sim.seeds import game_seed
 
     if seed < 0 or index < 0:
-        raise _BadInput(f"--seed and --index must be >= 0, got {seed} and {index}")
+        raise BadInput(f"--seed and --index must be >= 0, got {seed} and {index}")
     game = "pictures_solo" if solo else "pictures"
     cards, key, _ = deal_board(game, game_seed(seed, index), index)
     deck = load_deck()
@@ -76,7 +65,7 @@ def ai_clues(facts: dict, spymaster: str = "minilm", team: Optional[str] = None,
     from ..sim.runner import registry_factory
 
     if top < 1:
-        raise _BadInput(f"--top must be at least 1, got {top}")
+        raise BadInput(f"--top must be at least 1, got {top}")
     starting = Team(facts["starting"])
     if team is None:
         side = starting
@@ -84,7 +73,7 @@ def ai_clues(facts: dict, spymaster: str = "minilm", team: Optional[str] = None,
         try:
             side = Team(team.lower())
         except ValueError:
-            raise _BadInput(f"--team must be red or blue, got {team!r}") from None
+            raise BadInput(f"--team must be red or blue, got {team!r}") from None
     cards = tuple(c["id"] for c in facts["cards"])
     key = ClassicKey(tuple(Identity(c["identity"]) for c in facts["cards"]), starting)
     game = ClassicGame(cards, key, pictures=(True,) * len(cards), kind="pictures", solo=facts["game"] == "pictures_solo")

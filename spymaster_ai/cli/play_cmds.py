@@ -9,7 +9,6 @@ Bad options print one line on stderr and exit with status 2.
 
 from __future__ import annotations
 
-import importlib
 import secrets
 from pathlib import Path
 from typing import Optional
@@ -17,6 +16,7 @@ from typing import Optional
 import typer
 
 from .app import app
+from .errors import BadInput, fail, user_errors
 
 play_app = typer.Typer(
     name="play",
@@ -27,25 +27,10 @@ play_app = typer.Typer(
 app.add_typer(play_app, name="play")
 
 
-class _BadInput(Exception):
-    """Input the user must fix: one line on stderr, exit status 2."""
-
-
 def _bad_input_types() -> tuple[type[BaseException], ...]:
     from ..play import SaveFileError, SettingsError
 
-    kinds: list[type[BaseException]] = [_BadInput, SettingsError, SaveFileError]
-    for module, name in (("spymaster_ai.agents.registry", "AgentSpecError"), ("spymaster_ai.embeddings", "EmbeddingError")):
-        try:
-            kinds.append(getattr(importlib.import_module(module), name))
-        except (ImportError, AttributeError):
-            pass
-    return tuple(kinds)
-
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
+    return user_errors(SettingsError, SaveFileError)
 
 
 def _console(no_color: bool):
@@ -85,15 +70,15 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         settings = PlaySettings(seed=seed, **settings_kw)
         path = None if no_save else (save or default_save_path(settings))
         if path is not None and path.exists() and not force:
-            raise _BadInput(
+            raise BadInput(
                 f"{path} exists: continue it with 'spymaster-ai play resume {path}', "
                 "or choose another --save file (or --force to overwrite it)"
             )
         if png is not None and settings.mode != "pictures":
-            raise _BadInput("--png applies to play pictures")
+            raise BadInput("--png applies to play pictures")
         for wanted, what in ((path, "--save"), (png, "--png")):
             if wanted is not None and not wanted.parent.is_dir():
-                raise _BadInput(f"{what}: no folder {wanted.parent}")
+                raise BadInput(f"{what}: no folder {wanted.parent}")
         game, labels = new_game(settings)
         agents = load_session_agents(settings)
         session = Session(settings, game, agents, labels, save=saver(path) if path is not None else None)
@@ -114,7 +99,7 @@ def _run(run) -> None:
     try:
         status = run()
     except bad as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except KeyboardInterrupt:  # while the AI thinks: every finished move is already saved
         typer.echo("\nInterrupted; every finished move is saved.", err=True)
         status = 130
@@ -202,9 +187,9 @@ def play_resume(
 
         saved = read_saved(file)  # a bad file fails here, before any model is loaded
         if png is not None and saved.settings.mode != "pictures":
-            raise _BadInput("--png applies to pictures sessions")
+            raise BadInput("--png applies to pictures sessions")
         if png is not None and not png.parent.is_dir():
-            raise _BadInput(f"--png: no folder {png.parent}")
+            raise BadInput(f"--png: no folder {png.parent}")
         session = resume_session(file)
         moves = len(saved.record["actions"])
         intro = [Event("info", f"Resumed {file}: {saved.settings.describe()}, seed {saved.settings.seed}, "

@@ -17,8 +17,9 @@ import typer
 from .. import __version__
 from ..sim.play import DEFAULT_AGENT, ROLES
 from .app import app
+from .errors import BadInput
 from .bench_cmds import (
-    AddressOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, ProgressOpt, SeedOpt, _BadInput, _guarded, _options,
+    AddressOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, ProgressOpt, SeedOpt, _guarded, _options,
     _show_progress, check_backend,
 )
 
@@ -79,11 +80,11 @@ def sweep(
         from ..sim.sweep import GridError, parse_grid, plot_sweep, run_sweep
 
         if game not in ROLES:
-            raise _BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
+            raise BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
         if games <= 0:
-            raise _BadInput(f"--games must be a positive number, got {games}")
+            raise BadInput(f"--games must be a positive number, got {games}")
         if jobs == 0 or jobs < -1:
-            raise _BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+            raise BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
         options = _options(tokens=tokens, mission=mission, legality=legality)
         check_backend(backend, address)
         try:
@@ -94,7 +95,7 @@ def sweep(
                 progress=_show_progress(progress),
             )
         except GridError as exc:
-            raise _BadInput(str(exc)) from exc
+            raise BadInput(str(exc)) from exc
         report = {**result.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__}
         if plot is not None:
             report["plot"] = str(plot_sweep(result, plot))
