@@ -324,6 +324,21 @@ def test_guesser_bonus_guess_only_for_a_confident_leftover():
     assert g.next_guess(guess_view(Clue("music", 2), 2, visible=rest, history=done)) is None
 
 
+def test_guesser_adds_unfinished_earlier_clues_within_the_count():
+    emb = toy({"polar": vec(cold=1.0, sea=0.6)}, vocabulary=("polar", "ocean", "music"))
+    hist = (ClueHistoryEntry("red", Clue("ocean", 2), ("shark",), ("own",)),)  # WHALE still to find
+    visible = [w for w in BOARD if w != "shark"]
+    v = guess_view(Clue("polar", 1), visible=visible, history=hist)
+    # "polar" alone points at ICE; with "ocean" still open, WHALE fits both clues
+    assert EmbeddingGuesser(emb, history_weight=0.0).next_guess(v) == "ice"
+    assert EmbeddingGuesser(emb).next_guess(v) == "whale"
+    assert EmbeddingGuesser(emb).rank_cards(v)[0].word == "whale"
+    done = (ClueHistoryEntry("red", Clue("ocean", 1), ("shark",), ("own",)),)  # finished: nothing to remember
+    assert EmbeddingGuesser(emb).next_guess(guess_view(Clue("polar", 1), visible=visible, history=done)) == "ice"
+    with pytest.raises(ValueError, match="history_weight"):
+        EmbeddingGuesser(emb, history_weight=-1.0)
+
+
 def test_guesser_never_guesses_its_own_marks():
     emb = toy()
     g = EmbeddingGuesser(emb)

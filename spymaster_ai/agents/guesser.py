@@ -4,7 +4,9 @@ Why these rules: a card's raw similarity means little on its own (some words are
 everything), so each clue's similarities are standardised across the whole board (z-scores:
 how far a card stands out for this clue). The guesser guesses up to the count, spends the
 classic bonus guess (or, in Duet, further guesses) only on leftovers of earlier clues it is
-sure about, and stops when the best remaining card no longer stands out.
+sure about, and stops when the best remaining card no longer stands out. Within the count it
+also remembers: a card that an earlier, unfinished clue still points at is likelier to be
+the one the spymaster means, so that clue's evidence is added to the current one's.
 """
 
 from __future__ import annotations
@@ -45,6 +47,12 @@ class EmbeddingGuesser:
     best card's chance of being green on the partner's side is at most ``sudden_death_min_prob``.
     ``duet_prior``: blend my own key side into the score (``prior_weight`` on the log green
     odds, ``black_weight`` on the black probability).
+    ``history_weight``: within the count, each card's score is its z-score for the current
+    clue plus this weight times its best positive z-score for an earlier clue that still has
+    cards to find (0: the current clue alone). Against a spymaster of another model, whose
+    clues this guesser misreads more often, 1.0 won 4 points more Kim-protocol games than 0
+    (robust spymaster with the guesser's model held out, 4 models x 200 games, seeds 7 and
+    11; 0.5 and 2.0 gained less); it changes nothing in a game without an unfinished clue.
     """
 
     def __init__(
@@ -62,6 +70,7 @@ class EmbeddingGuesser:
         sudden_death_min_prob: float = 0.0,
         hub_correction: float = 1.0,
         hub_reference: int = 2000,
+        history_weight: float = 1.0,
     ) -> None:
         self.embedding = embedding
         self.stop_threshold = float(stop_threshold)
@@ -81,6 +90,9 @@ class EmbeddingGuesser:
             raise ValueError(f"hub_reference must be at least 2, got {hub_reference}")
         self.hub_correction = float(hub_correction)
         self.hub_reference = int(hub_reference)
+        if history_weight < 0:
+            raise ValueError(f"history_weight must be >= 0, got {history_weight}")
+        self.history_weight = float(history_weight)
         self._reference_words: Optional[tuple[str, ...]] = None
         self._card_stats: Optional[tuple[np.ndarray, np.ndarray]] = None
         self._board: tuple[str, ...] = ()
@@ -156,6 +168,14 @@ class EmbeddingGuesser:
             best = z if best is None else {w: max(best[w], z[w]) for w in best}
         return best
 
+    def _remembered(self, current: dict[str, float], left: Optional[dict[str, float]]) -> dict[str, float]:
+        """The current clue's z-scores plus ``history_weight`` times the unfinished earlier
+        clues' positive ones (see the class docstring)."""
+        if left is None or self.history_weight == 0:
+            return current
+        h = self.history_weight
+        return {w: z + h * max(left.get(w, 0.0), 0.0) for w, z in current.items()}
+
     def _prior(self, view: GuesserView) -> dict[str, float]:
         if not self.duet_prior:
             return {}
@@ -213,6 +233,8 @@ class EmbeddingGuesser:
             row = self._row(tuple(view.words), view.clue.word)
             sims = dict(zip(view.words, row.tolist()))
             z = self._z(view, view.clue.word)
+            if not view.clue.unlimited and view.clue.count > 0 and view.guesses_made < view.clue.count:
+                z = self._remembered(z, self._leftovers(view))
         out = [CardScore(w, sims[w], z[w], z[w] + prior.get(w, 0.0)) for w in candidates]
         out.sort(key=lambda c: (-c.score, c.word))
         return out
@@ -261,7 +283,7 @@ class EmbeddingGuesser:
             ok = score >= (self.stop_threshold if view.guesses_made == 0 else self.bonus_threshold)
             return word if must or ok else None
         if view.guesses_made < clue.count:
-            word, score = best(current)
+            word, score = best(self._remembered(current, left))
             return word if must or score >= self.stop_threshold else None
         if left is None:
             return None
