@@ -186,3 +186,23 @@ def test_hub_correction_standardises_each_card_over_the_vocabulary():
     s = board.sim(0)
     np.testing.assert_allclose(s.mean(axis=1), 0.0, atol=1e-5)
     np.testing.assert_allclose(s.std(axis=1), 1.0, atol=1e-4)
+
+
+def test_backward_strength_is_the_count_th_own_cards_standardised_similarity():
+    """How strongly the own cards evoke each clue: each card's similarity standardised over
+    the whole clue vocabulary, the count-th largest over the own cards, mean over partners."""
+    sm = spymaster(backward_strength=1.0, partner=[toy("a"), toy("b")])
+    view = classic_view(own=("piano", "guitar", "ice"), assassins=("knife",))
+    sm.rank_clues(view)
+    board, short = sm._board, sm._short
+    own_cols = np.array(sorted(board.column[w] for w in view.own))
+    got = sm._backward(short, own_cols, cap=3)
+    sims = np.asarray(toy().similarity(list(sm.vocabulary), [BOARD[c] for c in own_cols]))  # (vocab, own)
+    z = (sims - sims.mean(axis=0)) / sims.std(axis=0)
+    want = np.clip(-np.sort(-z, axis=1), 0.0, 5.0)[short.columns]
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    music = list(sm.vocabulary[c] for c in short.columns).index("music")
+    # "music" is what PIANO and GUITAR call to mind, not ICE: strong for 1 and 2 targets, none for 3
+    assert got[music, 0] > 1.0 and got[music, 1] > 1.0 and got[music, 2] == 0.0
+    with pytest.raises(ValueError, match="backward_strength"):
+        spymaster(backward_strength=-0.1)

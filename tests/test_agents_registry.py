@@ -113,6 +113,10 @@ def test_embedding_names_go_through_the_loader(monkeypatch):
     assert r.embedding is models["minilm"] and r.partners == [models["glove50"], models["mpnet"]]
     d = make_spymaster("robust")
     assert d.partners == [models["glove50"], models["minilm"]]  # several models, excluding none
+    # the robust agent plays for unknown partners: it favours two-way associations by default
+    assert d.backward_strength == registry.ROBUST_BACKWARD_STRENGTH > 0
+    assert make_spymaster("robust:backward_strength=0").backward_strength == 0.0
+    assert s.backward_strength == 0.0  # a single-model spymaster plays for a partner like itself
     m = make_spymaster("minilm:partner=self")
     assert m.partners == [models["minilm"]]
     g = make_guesser("glove50:stop_threshold=1,duet_prior=false")

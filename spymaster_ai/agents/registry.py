@@ -29,11 +29,14 @@ __all__ = ["AGENT_NAMES", "AgentSpecError", "make_guesser", "make_spymaster", "p
 DEFAULT_EMBEDDING = "minilm"
 # "Several models, excluding none": the partner the robust spymaster predicts by default.
 DEFAULT_PARTNER = "glove50+minilm"
+# The robust agent plays for a partner whose model it may not know: it also favours clues its
+# targets evoke strongly (see EmbeddingSpymaster.backward_strength).
+ROBUST_BACKWARD_STRENGTH = 0.3
 # The packaged models a leave-one-out robust spymaster (``robust:exclude=G``) draws on.
 LEAVE_ONE_OUT_POOL = ("minilm", "glove50", "wordllama", "e5small")
 
 AGENT_NAMES: dict[str, str] = {
-    "robust": "spymaster: embedding spymaster scored by a partner model (default partner glove50+minilm; exclude=G: every packaged model but G)",
+    "robust": "spymaster: embedding spymaster scored by a partner model, favouring clues its targets evoke strongly (default partner glove50+minilm; exclude=G: every packaged model but G)",
     "closest": "spymaster: clues its single closest own card with count 1",
     "random": "guesser: guesses uniformly at random up to the count (seeded)",
     "minilm": "spymaster or guesser on MiniLM (all-MiniLM-L6-v2); the default",
@@ -282,6 +285,7 @@ def make_spymaster(spec: str) -> Spymaster:
     if name == "robust":
         emb = _embedding(str(own or DEFAULT_EMBEDDING))
         partner = DEFAULT_PARTNER if partner is None else partner
+        checked.setdefault("backward_strength", ROBUST_BACKWARD_STRENGTH)
     else:
         emb = _embedding(name)
     return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
