@@ -99,6 +99,28 @@ def test_malformed_record_files_give_clear_errors(tmp_path, content, message):
         load_record(path)
 
 
+@pytest.mark.parametrize("make", [_classic_game, _duet_game])
+@pytest.mark.parametrize("field, value, message", [
+    ("count", 2.5, "count must be an integer"),
+    ("count", "2", "count must be an integer"),
+    ("count", True, "count must be an integer"),
+    ("word", 7, "word must be a string"),
+    ("unlimited", "yes", "'unlimited' must be true or false"),
+])
+def test_a_clue_of_the_wrong_type_is_refused_not_coerced(make, field, value, message):
+    record = json.loads(json.dumps(to_record(make())))
+    del record["sha256"]
+    clue = next(a for a in record["actions"] if a["type"] == "clue")
+    clue[field] = value
+    with pytest.raises(RecordError, match=message):
+        from_record(record)
+
+
+def test_clue_json_round_trip():
+    for clue in (Clue("ocean", 2), Clue("ocean", 0), Clue("ocean", 0, unlimited=True)):
+        assert Clue.from_json(clue.to_json()) == clue
+
+
 def test_missing_record_file():
     with pytest.raises(RecordError, match="no such record file"):
         load_record("/nonexistent/game.json")

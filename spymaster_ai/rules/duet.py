@@ -573,7 +573,7 @@ class DuetGame:
         for n, action in enumerate(actions):
             kind = action.get("type") if isinstance(action, dict) else None
             if kind == "clue":
-                clue = Clue(action["word"], action["count"], bool(action.get("unlimited", False)))
+                clue = Clue.from_json(action)
                 result = self.give_clue(action["giver"], clue)
                 if "penalised" in action and bool(action["penalised"]) != result.penalised:
                     raise ValueError(

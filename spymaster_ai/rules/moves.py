@@ -25,7 +25,16 @@ class Clue:
 
     @classmethod
     def from_json(cls, data: dict) -> "Clue":
-        return cls(str(data["word"]), int(data["count"]), bool(data.get("unlimited", False)))
+        """The clue a ``to_json`` dict describes; a word that is not a string, a count that is
+        not an integer (2.5, "2", true) or a non-boolean ``unlimited`` is refused, not coerced."""
+        word, count, unlimited = data["word"], data["count"], data.get("unlimited", False)
+        if not isinstance(word, str):
+            raise ValueError(f"clue word must be a string, got {word!r}")
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise ValueError(f"clue count must be an integer, got {count!r}")
+        if not isinstance(unlimited, bool):
+            raise ValueError(f"clue 'unlimited' must be true or false, got {unlimited!r}")
+        return cls(word, count, unlimited)
 
 
 @dataclass(frozen=True)
