@@ -133,3 +133,34 @@ def test_bench_with_real_glove_agents():
     data = json.loads(res.stdout)
     assert data["games"] == 2 and data["errors"] == 0 and data["invalid_clues"] == 0
     assert data["agents"]["a_spymaster"] == "glove50:vocabulary_size=3000"
+
+
+def test_json_stdout_stays_one_object_when_an_agent_prints(tmp_path):
+    """A researcher's agent that prints (in this process or in a worker process) must not
+    break ``--json``: its output goes to stderr."""
+    import os
+    import subprocess
+    import sys
+    import textwrap
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    agent = tmp_path / "noisy.py"
+    agent.write_text(textwrap.dedent("""
+        from experiments.example_agent import WordListSpymaster
+
+        class NoisySpymaster(WordListSpymaster):
+            def give_clue(self, view):
+                print("thinking out loud")
+                return super().give_clue(view)
+    """))
+    for jobs in ("1", "2"):
+        proc = subprocess.run(
+            [sys.executable, "-c", "from spymaster_ai.cli.app import main; main()", "bench", "kim2019",
+             "--games", "4", "--seed", "0", "--spymaster", f"{agent}:NoisySpymaster",
+             "--guesser", "experiments.example_agent:LetterOverlapGuesser", "--jobs", jobs, "--json", "--no-progress"],
+            capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["games"] == 4
+        assert "thinking out loud" in proc.stderr

@@ -18,6 +18,7 @@ from .. import __version__
 from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
 from .app import app
 from .errors import BadInput, fail, first_line, user_errors
+from .output import stdout_to_stderr
 
 bench_app = typer.Typer(
     name="bench",
@@ -136,10 +137,11 @@ def _bench(
         indices, games = [only_game], max(games, only_game + 1)
     check_backend(backend, address)
     _check_agents(specs)
-    run = run_games(
-        game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
-        indices=indices, progress=_show_progress(progress), backend=backend, address=address,
-    )
+    with stdout_to_stderr(as_json):
+        run = run_games(
+            game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
+            indices=indices, progress=_show_progress(progress), backend=backend, address=address,
+        )
     summary = run.summary()
     report = {
         **summary,
@@ -402,10 +404,12 @@ def tournament(
             _check_agents({"guesser": g})
         if two_teams and opponent:
             _check_agents({"spymaster": opponent, "guesser": opponent})
-        t = run_tournament(
-            game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,
-            jobs=jobs, results_dir=results_dir, progress=_show_progress(progress), backend=backend, address=address,
-        )
+        with stdout_to_stderr(as_json):
+            t = run_tournament(
+                game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,
+                jobs=jobs, results_dir=results_dir, progress=_show_progress(progress), backend=backend,
+                address=address,
+            )
         report = {**t.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__}
         if out is not None:
             out.parent.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,7 @@ from .. import __version__
 from ..sim.play import DEFAULT_AGENT, ROLES
 from .app import app
 from .errors import BadInput
+from .output import stdout_to_stderr
 from .bench_cmds import (
     AddressOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, ProgressOpt, SeedOpt, _guarded, _options,
     _show_progress, check_backend,
@@ -89,11 +90,12 @@ def sweep(
         check_backend(backend, address)
         try:
             parsed = parse_grid(grid)
-            result = run_sweep(
-                game, agent, spymaster=spymaster, guesser=guesser, grid=parsed, games=games, seed=seed,
-                options=options, jobs=jobs, backend=backend, address=address, results_dir=results_dir,
-                progress=_show_progress(progress),
-            )
+            with stdout_to_stderr(as_json):
+                result = run_sweep(
+                    game, agent, spymaster=spymaster, guesser=guesser, grid=parsed, games=games, seed=seed,
+                    options=options, jobs=jobs, backend=backend, address=address, results_dir=results_dir,
+                    progress=_show_progress(progress),
+                )
         except GridError as exc:
             raise BadInput(str(exc)) from exc
         report = {**result.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__}
