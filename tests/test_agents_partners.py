@@ -132,6 +132,27 @@ def test_solo_countdown_raises_the_count():
     assert spymaster(risk=0.2, countdown=False).rank_clues(late)[0].count <= 2
 
 
+def duet_view(own, tokens_left, greens_left, turns_played, assassins=("knife",)) -> SpymasterView:
+    bad = set(own) | set(assassins)
+    return SpymasterView(
+        game="duet", me="A", words=BOARD, visible=BOARD, own=tuple(own), opponent=(),
+        bystanders=tuple(w for w in BOARD if w not in bad), assassins=tuple(assassins), history=(),
+        tokens_left=tokens_left, extra={"greens_left": greens_left, "turns_played": turns_played},
+    )
+
+
+def test_duet_countdown_raises_the_count_when_the_tokens_run_short():
+    own = ("apple", "orange", "piano", "guitar", "oak")
+    sm = spymaster(risk=0.2)
+    # 9 tokens for 15 greens, nothing played yet: no pressure
+    assert sm._ambition(duet_view(own, 9, 15, 0), len(own)) == (1, 1.0)
+    # 2 tokens for 6 greens after 7 turns that found 9 (pace 9/7): 3 a turn, a miss weighs less
+    assert sm._ambition(duet_view(own, 2, 6, 7), len(own)) == (3, pytest.approx((9 / 7) / 3))
+    late = duet_view(own, 2, 6, 7)
+    assert sm.rank_clues(late)[0].count >= 3
+    assert spymaster(risk=0.2, countdown=False).rank_clues(late)[0].count <= 2
+
+
 def test_choose_cover_takes_the_opponent_card_closest_to_our_targets():
     view = classic_view(own=("shark", "apple"), opponent=("whale", "paris", "oak"), assassins=("knife",), solo=True)
     assert spymaster().choose_cover(view, ("oak", "paris", "whale")) == "whale"

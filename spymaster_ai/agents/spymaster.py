@@ -23,6 +23,7 @@ from .clue_space import _spread
 from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel
 
 _FOUND = frozenset({"own", "green"})
+_DUET_GREENS = 15  # green words on a Duet key, both sides together (RULES.md §3)
 
 # What guessing a wrong card costs, in own cards: the assassin (Duet: a black card) loses the
 # game, an opponent agent gives the other team a card and ends the turn, a bystander ends the
@@ -226,21 +227,32 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         raise ValueError("no own card left to clue")
 
     def _ambition(self, view: SpymasterView, n_targets: int) -> tuple[int, float]:
-        """Solo countdown: (the smallest count worth giving, the factor on the cost of a miss).
+        """Countdown: (the smallest count worth giving, the factor on the cost of a miss).
 
-        Each turn that does not win costs one opponent agent, and the last one covered loses,
-        so the turns left are the opponent's uncovered agents. When the remaining cards need
-        more per turn than the pace so far (own cards found per turn; 2 before any turn), the
-        count rises to what the deadline needs and a miss weighs less (it costs a turn that
-        would be lost anyway).
+        Solo: each turn that does not win costs one opponent agent, and the last one covered
+        loses, so the turns left are the opponent's uncovered agents and the cards to find are
+        our own. Duet: every turn takes a timer token, and sudden death after the last one is
+        nearly always lost, so the turns left are the tokens and the cards to find are all the
+        greens of both sides. When the cards left need more per turn than the pace so far
+        (cards found per turn; 2 before any turn), the count rises to what the deadline needs
+        and a miss weighs less (it costs a turn that would be lost anyway).
         """
-        if not (self.countdown and view.extra.get("solo") and view.opponent):
+        if not self.countdown:
             return 1, 1.0
-        turns_left = len(view.opponent)
-        turns_played = int(view.extra.get("turns", {}).get(view.me, 0))
-        found = sum(1 for e in view.history for o in e.outcomes if o == "own")
+        if view.extra.get("solo") and view.opponent:
+            turns_left = len(view.opponent)
+            turns_played = int(view.extra.get("turns", {}).get(view.me, 0))
+            found = sum(1 for e in view.history for o in e.outcomes if o == "own")
+            cards_left = n_targets
+        elif view.game == "duet" and view.tokens_left and "greens_left" in view.extra:
+            turns_left = int(view.tokens_left)
+            turns_played = int(view.extra.get("turns_played", 0))
+            cards_left = int(view.extra["greens_left"])
+            found = _DUET_GREENS - cards_left
+        else:
+            return 1, 1.0
         pace = found / turns_played if turns_played and found else 2.0
-        need = n_targets / turns_left
+        need = cards_left / turns_left
         if need <= pace:
             return 1, 1.0
         return int(np.ceil(need)), float(min(1.0, pace / need))
