@@ -153,6 +153,15 @@ def stage_table(results: Path, names: list[str]) -> dict:
     return out
 
 
+def bin_table(counts: dict, names: list[str], key: str, bins: list, header: str, cell) -> list[str]:
+    """A markdown table: one row per bin, one column per held-out model, ``cell(n, own, assassin)``."""
+    lines = [f"| {header} | " + " | ".join(f"G = `{g}`" for g in names) + " |", "|---|" + "---|" * len(names)]
+    for lo, hi in bins:
+        cells = [cell(*counts[g][(key, lo, hi)]) if counts[g][(key, lo, hi)][0] else "–" for g in names]
+        lines.append(f"| {_fmt_bin(lo, hi)} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default=",".join(LEAVE_ONE_OUT_POOL))
@@ -166,34 +175,22 @@ def main() -> None:
     res = study_boards(names, args.boards, args.seed)
     lines = [f"Transfer study: {args.boards} kim2019 boards (seed {args.seed}), {res['vocab']} clue words, "
              f"models {', '.join(names)}.", ""]
+    def own_and_assassin(n: float, o: float, a: float) -> str:
+        return f"{o / n:.2f} / {a / n:.3f} ({int(n)})"
+
+    def assassin_only(n: float, o: float, a: float) -> str:
+        return f"{a / n:.4f} ({int(n)})"
+
     lines += ["### A. The held-out model's first pick, by the other models' margin", "",
               "Margin: min over the other models of (best own card - best wrong card), z over the board. "
-              "Cells: P(G picks an own card) / P(G picks the assassin), clue count.", "",
-              "| margin | " + " | ".join(f"G = `{g}`" for g in names) + " |", "|---|" + "---|" * len(names)]
-    for lo, hi in MARGIN_BINS:
-        cells = []
-        for g in names:
-            n, o, a = res["counts"][g][("margin", lo, hi)]
-            cells.append(f"{o / n:.2f} / {a / n:.3f} ({int(n)})" if n else "–")
-        lines.append(f"| {_fmt_bin(lo, hi)} | " + " | ".join(cells) + " |")
-    lines += ["", "Assassin margin: min over the other models of (best own card - assassin).", "",
-              "| assassin margin | " + " | ".join(f"G = `{g}`" for g in names) + " |", "|---|" + "---|" * len(names)]
-    for lo, hi in ASSASSIN_BINS:
-        cells = []
-        for g in names:
-            n, o, a = res["counts"][g][("assassin", lo, hi)]
-            cells.append(f"{a / n:.4f} ({int(n)})" if n else "–")
-        lines.append(f"| {_fmt_bin(lo, hi)} | " + " | ".join(cells) + " |")
+              "Cells: P(G picks an own card) / P(G picks the assassin), clue count.", ""]
+    lines += bin_table(res["counts"], names, "margin", MARGIN_BINS, "margin", own_and_assassin)
+    lines += ["", "Assassin margin: min over the other models of (best own card - assassin).", ""]
+    lines += bin_table(res["counts"], names, "assassin", ASSASSIN_BINS, "assassin margin", assassin_only)
     lines += ["", "Clues with margin >= 0.5, by how the target itself ranks the clue: min over the other "
               "models of the target's similarity to the clue, standardised over 2,000 common words "
-              "(a strong two-way association). P(own) / P(assassin), clue count.", "",
-              "| two-way strength | " + " | ".join(f"G = `{g}`" for g in names) + " |", "|---|" + "---|" * len(names)]
-    for lo, hi in REVERSE_BINS:
-        cells = []
-        for g in names:
-            n, o, a = res["counts"][g][("reverse", lo, hi)]
-            cells.append(f"{o / n:.2f} / {a / n:.3f} ({int(n)})" if n else "–")
-        lines.append(f"| {_fmt_bin(lo, hi)} | " + " | ".join(cells) + " |")
+              "(a strong two-way association). P(own) / P(assassin), clue count.", ""]
+    lines += bin_table(res["counts"], names, "reverse", REVERSE_BINS, "two-way strength", own_and_assassin)
     lines += ["", "### B. Predicting G's pick: mean log-likelihood (uniform over 25 cards: "
               f"{-np.log(25):.3f}; a perfect prediction: 0)", "",
               "| partner model | " + " | ".join(f"T={t:g}" for t in TEMPERATURES) + " |", "|---|" + "---|" * len(TEMPERATURES)]
