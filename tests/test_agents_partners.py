@@ -227,3 +227,20 @@ def test_backward_strength_is_the_count_th_own_cards_standardised_similarity():
     assert got[music, 0] > 1.0 and got[music, 1] > 1.0 and got[music, 2] == 0.0
     with pytest.raises(ValueError, match="backward_strength"):
         spymaster(backward_strength=-0.1)
+
+
+def test_assassin_backward_lowers_each_clue_by_how_strongly_the_assassin_evokes_it():
+    view = classic_view(own=("piano", "guitar", "shark"), assassins=("ice",), opponent=("moon",))
+    plain = spymaster(partner=[toy("a"), toy("b")])
+    wary = spymaster(partner=[toy("a"), toy("b")], assassin_backward=2.0)
+    before = {o.word: o for o in plain.rank_clues(view, top=50)}
+    after = {o.word: o for o in wary.rank_clues(view, top=50)}
+    sims = np.asarray(toy().similarity(list(wary.vocabulary), ["ice"]))[:, 0]
+    evoked = np.clip((sims - sims.mean()) / sims.std(), 0.0, 5.0)
+    for i, word in enumerate(wary.vocabulary):
+        if word in before:
+            assert after[word].score == pytest.approx(before[word].score - 2.0 * evoked[i], abs=1e-4)
+            assert after[word].count == before[word].count  # the same penalty for every count
+    assert evoked[list(wary.vocabulary).index("winter")] > 1.0  # ICE calls "winter" to mind
+    with pytest.raises(ValueError, match="assassin_backward"):
+        spymaster(assassin_backward=-1.0)

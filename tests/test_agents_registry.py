@@ -115,8 +115,10 @@ def test_embedding_names_go_through_the_loader(monkeypatch):
     assert d.partners == [models["glove50"], models["minilm"]]  # several models, excluding none
     # the robust agent plays for unknown partners: it favours two-way associations by default
     assert d.backward_strength == registry.ROBUST_BACKWARD_STRENGTH > 0
+    assert d.assassin_backward == registry.ROBUST_ASSASSIN_BACKWARD > 0
     assert make_spymaster("robust:backward_strength=0").backward_strength == 0.0
-    assert s.backward_strength == 0.0  # a single-model spymaster plays for a partner like itself
+    assert make_spymaster("robust:assassin_backward=0").assassin_backward == 0.0
+    assert s.backward_strength == 0.0 and s.assassin_backward == 0.0  # plays for a partner like itself
     m = make_spymaster("minilm:partner=self")
     assert m.partners == [models["minilm"]]
     g = make_guesser("glove50:stop_threshold=1,duet_prior=false")

@@ -32,6 +32,8 @@ DEFAULT_PARTNER = "glove50+minilm"
 # The robust agent plays for a partner whose model it may not know: it also favours clues its
 # targets evoke strongly (see EmbeddingSpymaster.backward_strength).
 ROBUST_BACKWARD_STRENGTH = 0.3
+# ... and avoids clues an assassin itself calls to mind (EmbeddingSpymaster.assassin_backward).
+ROBUST_ASSASSIN_BACKWARD = 1.0
 # The packaged models a leave-one-out robust spymaster (``robust:exclude=G``) draws on.
 LEAVE_ONE_OUT_POOL = ("minilm", "glove50", "wordllama", "e5small")
 
@@ -286,6 +288,7 @@ def make_spymaster(spec: str) -> Spymaster:
         emb = _embedding(str(own or DEFAULT_EMBEDDING))
         partner = DEFAULT_PARTNER if partner is None else partner
         checked.setdefault("backward_strength", ROBUST_BACKWARD_STRENGTH)
+        checked.setdefault("assassin_backward", ROBUST_ASSASSIN_BACKWARD)
     else:
         emb = _embedding(name)
     return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
