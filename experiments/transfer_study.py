@@ -18,7 +18,7 @@ C. From the per-game results of ``leave_one_out.py`` (if present), the robust sp
    of own cards left.
 
     python experiments/transfer_study.py --boards 100 --seed 777 \\
-        --results experiments/results/leave_one_out_v4
+        --results experiments/results/leave_one_out_v5
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ def main() -> None:
     ap.add_argument("--models", default=",".join(LEAVE_ONE_OUT_POOL))
     ap.add_argument("--boards", type=int, default=100)
     ap.add_argument("--seed", type=int, default=777)
-    ap.add_argument("--results", type=Path, default=Path("experiments/results/leave_one_out_v4"),
+    ap.add_argument("--results", type=Path, default=Path("experiments/results/leave_one_out_v5"),
                     help="leave_one_out.py output folder for part C (skipped if absent)")
     ap.add_argument("--out", type=Path, default=Path("experiments/results/transfer_study.md"))
     args = ap.parse_args()
