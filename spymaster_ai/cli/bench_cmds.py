@@ -108,6 +108,14 @@ def _warn_errors(summary: dict) -> None:
         )
 
 
+def check_run_size(games: int, jobs: int) -> None:
+    """--games and --jobs as every command that plays games needs them."""
+    if games <= 0:
+        raise BadInput(f"--games must be a positive number, got {games}")
+    if jobs == 0 or jobs < -1:
+        raise BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+
+
 def _bench(
     game: str,
     specs: dict[str, str],
@@ -126,10 +134,7 @@ def _bench(
 ) -> None:
     from ..sim.runner import run_games
 
-    if games <= 0:
-        raise BadInput(f"--games must be a positive number, got {games}")
-    if jobs == 0 or jobs < -1:
-        raise BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+    check_run_size(games, jobs)
     indices = None
     if only_game is not None:
         if only_game < 0:
@@ -195,6 +200,13 @@ LegalityOpt = typer.Option("strict", "--legality", help="strict (an illegal clue
 ProgressOpt = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr (default: when a terminal).")
 SpymasterOpt = typer.Option(DEFAULT_AGENT, "--spymaster", help="Spymaster agent spec.")
 GuesserOpt = typer.Option(DEFAULT_AGENT, "--guesser", help="Guesser agent spec.")
+TokensOpt = typer.Option(None, "--tokens", help="Duet timer tokens (default 9).")
+MissionOpt = typer.Option(None, "--mission", help="Duet mission, e.g. moscow (fixes tokens and mistakes).")
+RedOpt = typer.Option(DEFAULT_AGENT, "--red", help="Red team's agent spec (spymaster and guesser).")
+BlueOpt = typer.Option(DEFAULT_AGENT, "--blue", help="Blue team's agent spec (spymaster and guesser).")
+RedGuesserOpt = typer.Option(None, "--red-guesser", help="Red guesser spec, if not --red.")
+BlueGuesserOpt = typer.Option(None, "--blue-guesser", help="Blue guesser spec, if not --blue.")
+AssassinEndingOpt = typer.Option(False, "--assassin-ending", help="Assassin Ending variant.")
 
 
 def _options(**kwargs: Any) -> PlayOptions:
@@ -207,8 +219,7 @@ def _options(**kwargs: Any) -> PlayOptions:
 @bench_app.command("duet")
 def bench_duet(
     games: int = GamesOpt, seed: int = SeedOpt, spymaster: str = SpymasterOpt, guesser: str = GuesserOpt,
-    tokens: Optional[int] = typer.Option(None, "--tokens", help="Timer tokens (default 9)."),
-    mission: Optional[str] = typer.Option(None, "--mission", help="Duet mission, e.g. moscow (fixes tokens and mistakes)."),
+    tokens: Optional[int] = TokensOpt, mission: Optional[str] = MissionOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt,
@@ -234,11 +245,8 @@ def _two_teams(
 @bench_app.command("classic")
 def bench_classic(
     games: int = GamesOpt, seed: int = SeedOpt,
-    red: str = typer.Option(DEFAULT_AGENT, "--red", help="Red team's agent spec (spymaster and guesser)."),
-    blue: str = typer.Option(DEFAULT_AGENT, "--blue", help="Blue team's agent spec (spymaster and guesser)."),
-    red_guesser: Optional[str] = typer.Option(None, "--red-guesser", help="Red guesser spec, if not --red."),
-    blue_guesser: Optional[str] = typer.Option(None, "--blue-guesser", help="Blue guesser spec, if not --blue."),
-    assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
+    red: str = RedOpt, blue: str = BlueOpt, red_guesser: Optional[str] = RedGuesserOpt,
+    blue_guesser: Optional[str] = BlueGuesserOpt, assassin_ending: bool = AssassinEndingOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt,
@@ -254,11 +262,8 @@ def bench_classic(
 @bench_app.command("pictures")
 def bench_pictures(
     games: int = GamesOpt, seed: int = SeedOpt,
-    red: str = typer.Option(DEFAULT_AGENT, "--red", help="Red team's agent spec (spymaster and guesser)."),
-    blue: str = typer.Option(DEFAULT_AGENT, "--blue", help="Blue team's agent spec (spymaster and guesser)."),
-    red_guesser: Optional[str] = typer.Option(None, "--red-guesser", help="Red guesser spec, if not --red."),
-    blue_guesser: Optional[str] = typer.Option(None, "--blue-guesser", help="Blue guesser spec, if not --blue."),
-    assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
+    red: str = RedOpt, blue: str = BlueOpt, red_guesser: Optional[str] = RedGuesserOpt,
+    blue_guesser: Optional[str] = BlueGuesserOpt, assassin_ending: bool = AssassinEndingOpt,
     solo: bool = typer.Option(False, "--solo", help="Two-player variant: red (--red, --red-guesser) alone against the simulated opponent."),
     word_cards: bool = typer.Option(False, "--word-cards", help="Deal word cards on the 5x4 grid instead of picture cards."),
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
@@ -280,38 +285,30 @@ def bench_pictures(
     _guarded(run)
 
 
-@bench_app.command("solo")
-def bench_solo(
-    games: int = GamesOpt, seed: int = SeedOpt, spymaster: str = SpymasterOpt, guesser: str = GuesserOpt,
-    legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
-    only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
-    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
-) -> None:
-    """Two-player (solo) variant against the simulated opponent, with its score."""
-    _guarded(
-        lambda: _bench(
-            "solo", lineup("solo", spymaster, guesser), _options(legality=legality), games=games, seed=seed,
-            jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
-            backend=backend, address=address,
+def _one_team(game: str, doc: str) -> None:
+    """Register ``bench GAME`` for a single-team game (one spymaster, one guesser)."""
+
+    def command(
+        games: int = GamesOpt, seed: int = SeedOpt, spymaster: str = SpymasterOpt, guesser: str = GuesserOpt,
+        legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt,
+        results: Optional[Path] = ResultsOpt, only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt,
+        progress: Optional[bool] = ProgressOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
+    ) -> None:
+        _guarded(
+            lambda: _bench(
+                game, lineup(game, spymaster, guesser), _options(legality=legality), games=games, seed=seed,
+                jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
+                backend=backend, address=address,
+            )
         )
-    )
+
+    command.__doc__ = doc
+    command.__name__ = f"bench_{game}"
+    bench_app.command(game)(command)
 
 
-@bench_app.command("kim2019")
-def bench_kim2019(
-    games: int = GamesOpt, seed: int = SeedOpt, spymaster: str = SpymasterOpt, guesser: str = GuesserOpt,
-    legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
-    only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
-    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
-) -> None:
-    """Kim et al. 2019: one team alone on 8/7/9/1; mean turns to cover its 8 cards (a loss counts 25)."""
-    _guarded(
-        lambda: _bench(
-            "kim2019", lineup("kim2019", spymaster, guesser), _options(legality=legality), games=games, seed=seed,
-            jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
-            backend=backend, address=address,
-        )
-    )
+_one_team("solo", "Two-player (solo) variant against the simulated opponent, with its score.")
+_one_team("kim2019", "Kim et al. 2019: one team alone on 8/7/9/1; mean turns to cover its 8 cards (a loss counts 25).")
 
 
 @bench_app.command("replay")
@@ -370,8 +367,7 @@ def tournament(
     guessers: Optional[str] = typer.Option(None, "--guessers", help="Guesser specs, if not --agents."),
     opponent: Optional[str] = typer.Option(None, "--opponent", help="Classic/pictures: the blue reference team (default: the first agent)."),
     games: int = GamesOpt, seed: int = SeedOpt,
-    tokens: Optional[int] = typer.Option(None, "--tokens", help="Duet timer tokens (default 9)."),
-    mission: Optional[str] = typer.Option(None, "--mission", help="Duet mission name."),
+    tokens: Optional[int] = TokensOpt, mission: Optional[str] = MissionOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
     out: Optional[Path] = typer.Option(None, "--out", help="Write the matrix JSON to this file."),
     markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the matrix as a Markdown table."),
@@ -385,10 +381,7 @@ def tournament(
 
         if game not in ROLES:
             raise BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
-        if games <= 0:
-            raise BadInput(f"--games must be a positive number, got {games}")
-        if jobs == 0 or jobs < -1:
-            raise BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+        check_run_size(games, jobs)
         split = lambda text: [s.strip() for s in text.split(",") if s.strip()] if text else []  # noqa: E731
         spy, gue = split(spymasters) or split(agents), split(guessers) or split(agents)
         if not spy or not gue:

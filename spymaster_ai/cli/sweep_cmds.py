@@ -20,8 +20,8 @@ from .app import app
 from .errors import BadInput
 from .output import stdout_to_stderr
 from .bench_cmds import (
-    AddressOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, ProgressOpt, SeedOpt, _guarded, _options,
-    _show_progress, check_backend,
+    AddressOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, MissionOpt, ProgressOpt, SeedOpt, TokensOpt,
+    _guarded, _options, _show_progress, check_backend, check_run_size,
 )
 
 
@@ -66,8 +66,7 @@ def sweep(
         [], "--grid", help="PARAM=v1,v2,... (repeat for more parameters: every combination is run)."
     ),
     games: int = GamesOpt, seed: int = SeedOpt,
-    tokens: Optional[int] = typer.Option(None, "--tokens", help="Duet timer tokens (default 9)."),
-    mission: Optional[str] = typer.Option(None, "--mission", help="Duet mission name."),
+    tokens: Optional[int] = TokensOpt, mission: Optional[str] = MissionOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
     out: Optional[Path] = typer.Option(None, "--out", help="Write the sweep JSON to this file."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Write a PNG of win rate [95% CI] against each parameter."),
@@ -82,10 +81,7 @@ def sweep(
 
         if game not in ROLES:
             raise BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
-        if games <= 0:
-            raise BadInput(f"--games must be a positive number, got {games}")
-        if jobs == 0 or jobs < -1:
-            raise BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
+        check_run_size(games, jobs)
         options = _options(tokens=tokens, mission=mission, legality=legality)
         check_backend(backend, address)
         try:

@@ -258,6 +258,15 @@ def _apply(role: Optional[str], what: str, move: Callable[[], Any]) -> Any:
         raise _Fault(role, f"{what} refused by the rules: {type(exc).__name__}: {exc}") from exc
 
 
+def _take_guess(table: "_Table", role: str, view: Any, game: Any) -> Any:
+    """Ask the guesser and apply its STOP (returns None) or its guess (returns the engine's result)."""
+    word = table.guess(role, view, view.can_stop)
+    if word is None:
+        _apply(role, "stop", game.stop)
+        return None
+    return _apply(role, f"guess {word!r}", lambda: game.guess(word))
+
+
 def _give_clue(role: str, clue: Clue, tally: "_Tally", move: Callable[[], Any]) -> None:
     """Play a clue; a refused clue (strict legality) is counted as invalid and is the giver's error."""
     try:
@@ -314,13 +323,8 @@ def _drive_classic(
         elif phase in (Phase.GUESS, Phase.SUDDEN_DEATH):
             team = game.current_team
             role = seats[team][1]
-            view = game.guesser_view(team)
-            word = table.guess(role, view, view.can_stop)
-            if word is None:
-                _apply(role, "stop", game.stop)
-                continue
-            result = _apply(role, f"guess {word!r}", lambda: game.guess(word))
-            if phase is Phase.GUESS and result.correct:
+            result = _take_guess(table, role, game.guesser_view(team), game)
+            if phase is Phase.GUESS and result is not None and result.correct:
                 tallies[team].correct += 1
         elif phase is Phase.PENALTY_COVER:
             # RULES.md §1: after an invalid clue the *opposing* spymaster covers one of its own
@@ -623,13 +627,9 @@ def _drive_duet(game: Any, table: _Table, tally: _Tally) -> None:
         elif phase is Phase.GUESS:
             guesser = game.guesser
             role = _duet_role(guesser, "guesser")
-            view = game.guesser_view(guesser)
-            word = table.guess(role, view, view.can_stop)
-            if word is None:
-                _apply(role, "stop", game.stop)
-                continue
-            result = _apply(role, f"guess {word!r}", lambda: game.guess(word))
-            tally.correct += int(bool(result.correct))
+            result = _take_guess(table, role, game.guesser_view(guesser), game)
+            if result is not None:
+                tally.correct += int(bool(result.correct))
         elif phase is Phase.SUDDEN_DEATH:
             players = tuple(game.sudden_death_players())
             if not players:
