@@ -93,6 +93,19 @@ class _Shortlist:
             self.columns = np.flatnonzero(keep)
         self.sims = [np.ascontiguousarray(board.sim(k)[:, self.columns]) for k in range(n_models)]
         self.sims_sq = [x * x for x in self.sims]
+        self._evocation: dict[int, np.ndarray] = {}
+
+    def evocation(self, k: int) -> np.ndarray:
+        """(cards, candidates) under model ``k``: each card's similarity to each candidate clue in
+        standard deviations of that card's similarity to the whole clue vocabulary (how strongly
+        the card calls the clue to mind). Built once per board, on first use."""
+        z = self._evocation.get(k)
+        if z is None:
+            full = self.board.sim(k)
+            mu = full.mean(axis=1, keepdims=True)
+            sd = np.maximum(full.std(axis=1, keepdims=True), 1e-9)
+            z = self._evocation[k] = (self.sims[k] - mu) / sd
+        return z
 
 
 class EmbeddingSpymaster(ClueVocabularyAgent):
@@ -268,15 +281,8 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         return int(np.ceil(need)), float(min(1.0, pace / need))
 
     def _standardised_rows(self, short: _Shortlist, cards: np.ndarray) -> list[np.ndarray]:
-        """Per partner model, (cards, candidates): each card's similarity to each candidate clue
-        in standard deviations of that card's similarity to the whole clue vocabulary."""
-        out = []
-        for k in range(1, len(self.partners) + 1):
-            full = short.board.sim(k)[cards]
-            mu = full.mean(axis=1, keepdims=True)
-            sd = np.maximum(full.std(axis=1, keepdims=True), 1e-9)
-            out.append((short.sims[k][cards] - mu) / sd)
-        return out
+        """Per partner model, (cards, candidates): :meth:`_Shortlist.evocation` for ``cards``."""
+        return [short.evocation(k)[cards] for k in range(1, len(self.partners) + 1)]
 
     def _evoked(self, short: _Shortlist, cards: np.ndarray) -> np.ndarray:
         """(cards, candidates): how strongly each card calls each clue to mind (see
