@@ -5,6 +5,11 @@ spymaster of another model, and the robust spymaster that never saw G
 (``robust:exclude=G``: its own model and its partner models are the other packaged models).
 The same run gives the full cross-play matrix of the plain spymasters (table 3).
 
+``--pool`` names the models the robust spymaster may draw on (default: the packaged four);
+each cell's robust spymaster uses all of them but G. ``--related A+B`` declares a family of
+near-twins (e.g. MiniLM and mpnet: the same sentence-transformers training data); the table
+then also reports the stricter figure with G's whole family held out.
+
     python experiments/leave_one_out.py --games 500 --seed 0 --jobs 1
 """
 
@@ -21,8 +26,25 @@ from spymaster_ai.sim.metrics import wilson_interval
 from spymaster_ai.sim.tournament import format_cell
 
 
-def robust_without(held_out: str, extra: str = "") -> str:
-    return f"robust:exclude={held_out}" + (f",{extra}" if extra else "")
+def robust_without(held_out: str, pool: list[str], extra: str = "") -> str:
+    """The robust spymaster that never saw ``held_out`` (``+``-separated): with the packaged
+    pool the registry's ``exclude`` alone says it; with another pool the partners are listed."""
+    banned = set(held_out.split("+"))
+    spec = f"robust:exclude={held_out}"
+    if tuple(pool) != LEAVE_ONE_OUT_POOL:
+        left = [m for m in pool if m not in banned]
+        if len(left) < 2:
+            raise SystemExit(f"holding out {held_out} leaves fewer than two models of the pool {'+'.join(pool)}")
+        spec += f",partner={'+'.join(left)}"
+    return spec + (f",{extra}" if extra else "")
+
+
+def family_of(model: str, related: list[set[str]]) -> str:
+    """``model`` and its declared near-twins, ``+``-separated in a stable order."""
+    for group in related:
+        if model in group:
+            return "+".join(sorted(group))
+    return model
 
 
 def causes(cell: dict) -> str:
@@ -37,10 +59,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--robust", default="", help="extra robust spymaster parameters, e.g. disagreement=1.0")
+    ap.add_argument("--pool", default=",".join(LEAVE_ONE_OUT_POOL), help="comma-separated models the robust spymaster may use (all but G)")
+    ap.add_argument("--related", action="append", default=[], help="a family of near-twin models, e.g. minilm+mpnet (repeatable): also report the robust spymaster with G's whole family held out")
     ap.add_argument("--out", type=Path, default=Path("experiments/results/leave_one_out"))
     args = ap.parse_args()
     models = args.models.split(",")
     kinds = args.game or ["duet", "kim2019"]
+    pool = args.pool.split(",")
+    related = [set(g.split("+")) for g in args.related]
     if len(models) < 3:
         raise SystemExit("leave-one-out needs at least three models (two left to build the partner)")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -49,36 +75,51 @@ def main() -> None:
              "Win rate % [95% Wilson interval]; kim2019 also mean turns [95% t interval] (a loss counts 25).", ""]
     for kind in kinds:
         turns = kind == "kim2019"
-        rows, matrix, robust_rates = [], {}, []
+        rows, matrix, robust_rates, family_rates = [], {}, [], []
         for guesser in models:
-            robust = robust_without(guesser, args.robust)
+            robust = robust_without(guesser, pool, args.robust)
+            family = family_of(guesser, related)
+            strict = robust_without(family, pool, args.robust) if family != guesser else robust
+            spymasters = [*models, robust] + ([strict] if strict != robust else [])
             t = run_tournament(
-                kind, spymasters=[*models, robust], guessers=[guesser], games=args.games, seed=args.seed,
+                kind, spymasters=spymasters, guessers=[guesser], games=args.games, seed=args.seed,
                 options=PlayOptions(), jobs=args.jobs, results_dir=args.out / kind / guesser, progress=True,
             )
             cross = {s: t.cell(s, guesser) for s in models if s != guesser}
             wins = sum(c["wins"] for c in cross.values())
             n = sum(c["games"] for c in cross.values())
             lo, hi = wilson_interval(wins, n)
-            rb = t.cell(robust, guesser)
+            rb, fb = t.cell(robust, guesser), t.cell(strict, guesser)
             robust_rates.append(rb["win_rate"])
+            family_rates.append(fb["win_rate"])
             for s in models:
                 matrix[(s, guesser)] = t.cell(s, guesser)
-            figures.setdefault(kind, {})[guesser] = {"mirror": t.cell(guesser, guesser), "cross": cross, "robust": rb, "robust_spec": robust}
+            figures.setdefault(kind, {})[guesser] = {
+                "mirror": t.cell(guesser, guesser), "cross": cross, "robust": rb, "robust_spec": robust,
+                "robust_family_held_out": fb, "robust_family_spec": strict,
+            }
             extra = f" / {format_cell(rb, turns=True)} turns" if turns else ""
+            strict_col = ""
+            if related:
+                strict_col = f" {format_cell(fb)}" + (f" / {format_cell(fb, turns=True)} turns" if turns else "") + (" (same)" if strict == robust else "") + " |"
             rows.append(
                 f"| `{guesser}` | {format_cell(t.cell(guesser, guesser))} | "
                 + " | ".join(format_cell(cross[s]) if s in cross else "(mirror)" for s in models)
-                + f" | {100 * wins / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] | {format_cell(rb)}{extra} | {causes(rb)} |"
+                + f" | {100 * wins / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] | {format_cell(rb)}{extra} | {causes(rb)} |{strict_col}"
             )
         mean_robust = sum(robust_rates) / len(robust_rates)
+        mean_family = sum(family_rates) / len(family_rates)
         lines += [
             f"### {kind}", "",
+            f"Robust spymaster's pool: {', '.join(f'`{m}`' for m in pool)} (each cell uses all but G)"
+            + (f"; near-twin families: {'; '.join('+'.join(sorted(g)) for g in related)}." if related else "."), "",
             "| guesser G | mirror (self-play) | " + " | ".join(f"spymaster `{s}`" for s in models)
-            + " | single-model cross-play pooled | robust, G held out | robust losses |",
-            "|---|---|" + "---|" * len(models) + "---|---|---|",
+            + " | single-model cross-play pooled | robust, G held out | robust losses |"
+            + (" robust, G's family held out |" if related else ""),
+            "|---|---|" + "---|" * len(models) + "---|---|---|" + ("---|" if related else ""),
             *rows, "",
-            f"Robust spymaster with G held out, mean over G: {100 * mean_robust:.1f}% wins.", "",
+            f"Robust spymaster with G held out, mean over G: {100 * mean_robust:.1f}% wins."
+            + (f" With G's whole family held out: {100 * mean_family:.1f}%." if related else ""), "",
             f"Cross-play matrix ({kind}; rows spymaster, columns guesser):", "",
             "| spymaster \\ guesser | " + " | ".join(f"`{g}`" for g in models) + " |",
             "|---|" + "---|" * len(models),

@@ -48,6 +48,7 @@ class GuesserView:
     own_side: Optional[tuple[str, ...]] = None  # Duet only: my own key side ("green"/"black"/"bystander")
     marked_by_me: tuple[str, ...] = ()  # Duet: cards I already guessed as bystanders (not covered)
     tokens_left: Optional[int] = None  # Duet: timer tokens in the bank
+    turns_played: Optional[int] = None  # Duet: turns finished so far (public: the tokens used)
 
     def to_json(self) -> dict:
         return asdict(self)

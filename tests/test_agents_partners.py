@@ -190,6 +190,75 @@ def test_duet_sudden_death_is_judged_by_the_partners_side():
     assert p2["apple"] < p2["oak"]  # a bystander on my side is green for the partner 5 in 13
 
 
+def duet_turn_view(own_side, tokens_left, turns_played, greens_found=(), guesses_made=1, clue=Clue("fruit", 1)) -> GuesserView:
+    """A Duet guesser past the count of ``clue`` (its ``guesses_made`` guesses were green)."""
+    found = tuple(greens_found)
+    visible = tuple(w for w in BOARD if w not in found)
+    return GuesserView(
+        game="duet", me="A", words=BOARD, visible=visible, revealed=tuple((w, "green") for w in found), clue=clue,
+        guesses_made=guesses_made, max_guesses=None, can_stop=True, own_side=tuple(own_side),
+        tokens_left=tokens_left, turns_played=turns_played,
+    )
+
+
+def test_duet_guesser_guesses_past_the_count_only_when_behind_the_clock():
+    """A bystander costs a Duet turn nothing that stopping would not, so past the count the
+    guesser goes on when the clock needs greens more than it fears a black."""
+    g = EmbeddingGuesser(toy(), hub_correction=0.0)
+    side = ["bystander"] * len(BOARD)
+    side[BOARD.index("knife")] = "black"
+    # behind: 8 turns played found only 4 greens (apple among them this turn); 2 tokens for 11
+    behind = duet_turn_view(side, tokens_left=2, turns_played=8, greens_found=("apple", "paris", "moon", "oak"))
+    # ahead: 2 turns found 11 greens, 7 tokens for the last 4
+    ahead_found = ("apple", "orange", "piano", "guitar", "shark", "whale", "moon", "rocket", "oak", "ice", "paris")
+    ahead = duet_turn_view(side, tokens_left=7, turns_played=2, greens_found=ahead_found)
+    assert g._clock_ratio(behind) < 1.0 < g._clock_ratio(ahead)
+    word = g.next_guess(behind)
+    assert word is not None and word != "knife"  # my black is black for the partner 1 in 3: never first
+    odds = g.duet_odds(behind)
+    assert odds[word][0] / odds[word][1] >= max(odds[w][0] / odds[w][1] for w in odds) - 1e-12
+    assert g.next_guess(ahead) is None
+    assert EmbeddingGuesser(toy(), hub_correction=0.0, duet_extra_ratio=0.0).next_guess(behind) is None
+    # the table odds: a bystander on my side is green for the partner 5 in 13, black 1 in 13
+    fresh = duet_turn_view(side, tokens_left=9, turns_played=0, clue=Clue("town", 1), guesses_made=0)
+    assert g.duet_odds(fresh)["oak"] == (pytest.approx(5 / 13), pytest.approx(1 / 13))
+    with pytest.raises(ValueError, match="duet_extra_ratio"):
+        EmbeddingGuesser(toy(), duet_extra_ratio=-1.0)
+
+
+def test_duet_guesser_view_tells_the_turns_played():
+    from spymaster_ai.rules.duet import DuetGame
+    from spymaster_ai.rules.cards import generate_duet_key
+    import random
+
+    words = tuple(f"w{i}" for i in range(25))
+    game = DuetGame(words, generate_duet_key(random.Random(1)), tokens=9)
+    assert game.guesser_view("B").turns_played == 0 and game.guesser_view("B").tokens_left == 9
+
+
+def test_adapt_weighs_the_partner_models_by_the_guesses_they_predicted():
+    """Two partner models that read the clue "forest" differently (one as trees, one as music):
+    after the partner guessed OAK for it, the tree reader gets the weight; no history, equal."""
+    trees = toy("trees")
+    music_vectors = dict(VECTORS, forest=vec(music=1.0))
+    music = ToyEmbedding(music_vectors, CLUES, name="music")
+    sm = spymaster(partner=[trees, music], adapt=1.0)
+    view = classic_view(own=("apple", "orange", "piano"), assassins=("knife",))
+    np.testing.assert_allclose(sm.partner_weights(view), [0.5, 0.5])
+    seen = dataclasses.replace(
+        view, visible=tuple(w for w in BOARD if w != "oak"),
+        history=(ClueHistoryEntry("red", Clue("forest", 1), ("oak",), ("bystander",)),),
+    )
+    w = sm.partner_weights(seen)
+    assert w[0] > 0.9 and w.sum() == pytest.approx(1.0)
+    assert spymaster(partner=[trees, music]).partner_weights(seen).tolist() == [0.5, 0.5]  # adapt 0: off
+    # off, the ranking is the plain mean over the models, as before the option existed
+    mean_pick = spymaster(partner=[trees, music]).rank_clues(seen)[0]
+    assert spymaster(partner=[trees, music], adapt=0.0).rank_clues(seen)[0] == mean_pick
+    with pytest.raises(ValueError, match="adapt"):
+        spymaster(adapt=-1.0)
+
+
 # -- robust:exclude ---------------------------------------------------------------------------------
 
 
@@ -244,3 +313,30 @@ def test_assassin_backward_lowers_each_clue_by_how_strongly_the_assassin_evokes_
     assert evoked[list(wary.vocabulary).index("winter")] > 1.0  # ICE calls "winter" to mind
     with pytest.raises(ValueError, match="assassin_backward"):
         spymaster(assassin_backward=-1.0)
+
+
+def test_leave_one_out_script_never_gives_the_robust_spymaster_the_held_out_model_or_its_twins():
+    """experiments/leave_one_out.py builds the robust specs; the registry must resolve each to a
+    pool without G (and, for the strict column, without G's declared near-twins)."""
+    import importlib.util
+    from pathlib import Path
+
+    from spymaster_ai.agents.registry import LEAVE_ONE_OUT_POOL, parse_spec
+
+    path = Path(__file__).resolve().parents[1] / "experiments" / "leave_one_out.py"
+    loader = importlib.util.spec_from_file_location("leave_one_out", path)
+    loo = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(loo)
+
+    assert loo.robust_without("minilm", list(LEAVE_ONE_OUT_POOL)) == "robust:exclude=minilm"
+    five = [*LEAVE_ONE_OUT_POOL, "mpnet"]
+    related = [{"minilm", "mpnet"}]
+    for g in five:
+        for held_out in (g, loo.family_of(g, related)):
+            spec = loo.robust_without(held_out, five, "risk=0.4")
+            _, params = parse_spec(spec)
+            own, partner = _without(spec, params["exclude"], params.get("embedding"), params.get("partner"))
+            banned = set(held_out.split("+"))
+            assert g in banned and own not in banned and not banned & set(partner.split("+"))
+            assert set(partner.split("+")) == set(five) - banned and float(params["risk"]) == 0.4
+    assert loo.family_of("mpnet", related) == "minilm+mpnet" and loo.family_of("glove50", related) == "glove50"

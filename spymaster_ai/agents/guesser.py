@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
+from scipy.stats import poisson
 
 from ..views import ClueHistoryEntry, GuesserView
 from .duet_prior import partner_side_probabilities
@@ -24,6 +25,8 @@ from .vocabulary import SimilarityModel, is_clue_shaped
 _FOUND = frozenset({"own", "green"})
 # Unconditional partner-side rates on a full Duet board (RULES.md §3): 9 green, 3 black of 25.
 _BASE_GREEN, _BASE_BLACK = 9 / 25, 3 / 25
+_DUET_GREENS = 15  # green words to find in Duet, both sides together
+_PRIOR_PACE = 2.0  # greens per turn a Duet pair is assumed to find before it has played a turn
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,13 @@ class EmbeddingGuesser:
     clues this guesser misreads more often, 1.0 won 4 points more Kim-protocol games than 0
     (robust spymaster with the guesser's model held out, 4 models x 200 games, seeds 7 and
     11; 0.5 and 2.0 gained less); it changes nothing in a game without an unfinished clue.
+    ``duet_extra_ratio``: Duet, past the count, guess on while the best card's odds of green
+    to black (key table and clue evidence, :meth:`duet_odds`) reach this multiple of what the
+    clock asks (:meth:`_clock_ratio`: a black costs the win the pair would have had anyway,
+    a green the chance that it decides the game). 1.0 is the break-even; it won 1.7% and 2.1%
+    of Duet games instead of 0.4% and 0.2% with a robust spymaster that never saw the
+    guesser's model (4 models x 200 games, seeds 11 and 13) and left mirror pairs unchanged
+    (300 games each, MiniLM and GloVe); 0 never guesses past the count.
     """
 
     def __init__(
@@ -71,6 +81,7 @@ class EmbeddingGuesser:
         hub_correction: float = 1.0,
         hub_reference: int = 2000,
         history_weight: float = 1.0,
+        duet_extra_ratio: float = 1.0,
     ) -> None:
         self.embedding = embedding
         self.stop_threshold = float(stop_threshold)
@@ -93,6 +104,9 @@ class EmbeddingGuesser:
         if history_weight < 0:
             raise ValueError(f"history_weight must be >= 0, got {history_weight}")
         self.history_weight = float(history_weight)
+        if duet_extra_ratio < 0:
+            raise ValueError(f"duet_extra_ratio must be >= 0, got {duet_extra_ratio}")
+        self.duet_extra_ratio = float(duet_extra_ratio)
         self._reference_words: Optional[tuple[str, ...]] = None
         self._card_stats: Optional[tuple[np.ndarray, np.ndarray]] = None
         self._board: tuple[str, ...] = ()
@@ -209,6 +223,64 @@ class EmbeddingGuesser:
             out[w] = 1.0 / (1.0 + math.exp(-logit))
         return out
 
+    def duet_odds(self, view: GuesserView) -> dict[str, tuple[float, float]]:
+        """Duet, during a turn: each card's (P(green), P(black)) on the clue giver's side.
+
+        The key-table prior (:mod:`.duet_prior`) with the green log odds raised by
+        ``sudden_death_slope`` times the card's best positive z-score for the current clue or an
+        unfinished earlier one; the non-green rest keeps its black/bystander proportions.
+        """
+        probs = partner_side_probabilities(view)
+        evidence = dict(self._leftovers(view) or {})
+        if view.clue is not None and not (not view.clue.unlimited and view.clue.count == 0):
+            for w, z in self._z(view, view.clue.word).items():
+                evidence[w] = max(evidence.get(w, 0.0), z)
+        out = {}
+        for w, (pg, pb) in probs.items():
+            if pg <= 0.0 or pg >= 1.0:
+                out[w] = (pg, pb)
+                continue
+            logit = math.log(pg / (1.0 - pg)) + self.sudden_death_slope * max(evidence.get(w, 0.0), 0.0)
+            g = 1.0 / (1.0 + math.exp(-logit))
+            out[w] = (g, pb * (1.0 - g) / (1.0 - pg))
+        return out
+
+    @staticmethod
+    def _clock_ratio(view: GuesserView) -> float:
+        """Duet: the green-to-black odds an extra guess needs to raise the chance of a win.
+
+        Model: each later turn finds Poisson(mu) greens, mu the pair's greens per finished turn
+        (one prior turn of ``_PRIOR_PACE`` mixed in); the win needs the g greens left within
+        the T turns after this one. An extra green is worth P(X = g-1), the chance it makes
+        the difference; a black costs P(X >= g), the chance the game was won anyway
+        (X ~ Poisson(mu T)). A pair ahead of the clock needs long odds; one behind it, short.
+        """
+        found = sum(1 for _, identity in view.revealed if identity == "green")
+        left = _DUET_GREENS - found
+        after = max(int(view.tokens_left or 0) - 1, 0)
+        played = view.turns_played or 0
+        mu = (found - view.guesses_made + _PRIOR_PACE) / (played + 1)
+        lam = max(mu * after, 1e-9)
+        won_anyway = float(poisson.sf(left - 1, lam)) if after else float(left <= 0)
+        decisive = float(poisson.pmf(left - 1, lam)) if after else float(left == 1)
+        if won_anyway == 0.0:
+            return 0.0
+        return won_anyway / decisive if decisive > 0 else math.inf
+
+    def _duet_extra(self, view: GuesserView) -> Optional[str]:
+        """Duet, past the count: a bystander only ends a turn that stopping would end too, so
+        only a black card costs anything. Guess on while the likeliest green card's odds of
+        green to black are at least ``duet_extra_ratio`` times what the clock asks
+        (:meth:`_clock_ratio`); 0: never."""
+        if self.duet_extra_ratio <= 0:
+            return None
+        odds = self.duet_odds(view)
+        if not odds:
+            return None
+        word = min(odds, key=lambda w: (-odds[w][0] / max(odds[w][1], 1e-9), w))
+        g, b = odds[word]
+        return word if g >= self.duet_extra_ratio * self._clock_ratio(view) * b else None
+
     def _duet_sudden_death(self, view: GuesserView, candidates: list[str], left: Optional[dict[str, float]]) -> Optional[str]:
         """Guess the card likeliest green on the partner's side; pass when none reaches
         ``sudden_death_min_prob``. I am asked only while I still have cards to find, so a pass
@@ -285,7 +357,10 @@ class EmbeddingGuesser:
         if view.guesses_made < clue.count:
             word, score = best(self._remembered(current, left))
             return word if must or score >= self.stop_threshold else None
-        if left is None:
-            return None
-        word, score = best(left)  # the bonus guess: only a leftover of an earlier clue
-        return word if must or score >= self.bonus_threshold else None
+        if left is not None:
+            word, score = best(left)  # the bonus guess: only a leftover of an earlier clue
+            if must or score >= self.bonus_threshold:
+                return word
+        if view.game == "duet":
+            return self._duet_extra(view)
+        return best(left)[0] if must and left is not None else None

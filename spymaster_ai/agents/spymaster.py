@@ -24,6 +24,10 @@ from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel
 
 _FOUND = frozenset({"own", "green"})
 _DUET_GREENS = 15  # green words on a Duet key, both sides together (RULES.md §3)
+# The softmax temperature under which the partner's past guesses are scored when ``adapt``
+# weighs the partner models: 0.75 fits a guesser of an unseen model (transfer study part B)
+# and real people (human Duet split) best, so no model is ruled out by one misread.
+_ADAPT_TEMPERATURE = 0.75
 
 # What guessing a wrong card costs, in own cards: the assassin (Duet: a black card) loses the
 # game, an opponent agent gives the other team a card and ends the turn, a bystander ends the
@@ -154,6 +158,12 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     held out, 4 models x 200 games: +4.5, +1.0 and +1.6 points on seeds 11, 7 and 13; 0.3 and
     2.0 gained less, 4.0 lost), off by default.
 
+    ``adapt``: with several partner models, weigh them by how well each predicted the guesses
+    the partner has already made for this spymaster's clues in this game (weights proportional
+    to the likelihood raised to ``adapt``, each guess a softmax over the cards then guessable at
+    temperature 0.75); 0 (default) keeps the plain mean. A spymaster learns its partner the way
+    a person does, from public play only: the first clue of a game is unchanged.
+
     Assassin Ending: once every own agent is covered, the assassin is the target.
     """
 
@@ -180,6 +190,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         hub_correction: bool = True,
         backward_strength: float = 0.0,
         assassin_backward: float = 0.0,
+        adapt: float = 0.0,
     ) -> None:
         if partner is None:
             partners: list[SimilarityModel] = [embedding]
@@ -206,6 +217,8 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             raise ValueError(f"backward_strength must be >= 0, got {backward_strength}")
         if assassin_backward < 0:
             raise ValueError(f"assassin_backward must be >= 0, got {assassin_backward}")
+        if adapt < 0:
+            raise ValueError(f"adapt must be >= 0, got {adapt}")
         if partner_mode not in ("mean", "min"):
             raise ValueError(f"partner_mode must be 'mean' or 'min', got {partner_mode!r}")
         costs = {"assassin": assassin_cost, "opponent": opponent_cost, "bystander": bystander_cost}
@@ -225,6 +238,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         self.countdown = bool(countdown)
         self.backward_strength = float(backward_strength)
         self.assassin_backward = float(assassin_backward)
+        self.adapt = float(adapt)
         self._short: Optional[_Shortlist] = None
 
     # -- the per-clue arrays -------------------------------------------------------------------
@@ -322,6 +336,46 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             value[pending] = np.minimum(value[pending], self.leftover_value)
         return value
 
+    def partner_weights(self, view: SpymasterView) -> np.ndarray:
+        """Weight of each partner model, from how well it predicted this partner's guesses so far.
+
+        Each earlier clue of mine (a word of the clue vocabulary, count above 0) and each guess
+        made for it: the log probability of that card under the model's softmax over the cards
+        still guessable then (the cards visible now plus every card guessed at or after that
+        point, in order), summed, times ``adapt``, then normalised. Uniform without history.
+        """
+        n = len(self.partners)
+        uniform = np.full(n, 1.0 / n)
+        if self.adapt == 0 or n < 2 or not view.history:
+            return uniform
+        board = self._matrices(view)
+        col = board.column
+        guessed = [w for e in view.history for w in e.guesses if w in col]
+        pool = set(col[w] for w in view.visible) | set(col[w] for w in guessed)
+        loglik = np.zeros(n)
+        used = False
+        for entry in view.history:
+            clue = entry.clue
+            i = self._vocab_index.get(clue.word)
+            usable = i is not None and (clue.unlimited or clue.count > 0)
+            for word in entry.guesses:
+                c = col.get(word)
+                if c is None:
+                    continue
+                if usable and c in pool and len(pool) > 1:
+                    rows = np.fromiter(sorted(pool), dtype=np.intp)
+                    for k in range(n):
+                        sims = board.sim(k + 1)[rows, i].astype(np.float64)
+                        logits = (sims - sims.max()) / (_ADAPT_TEMPERATURE * board.spread(k + 1))
+                        loglik[k] += logits[int(np.searchsorted(rows, c))] - np.log(np.exp(logits).sum())
+                    used = True
+                pool.discard(c)
+        if not used:
+            return uniform
+        z = self.adapt * (loglik - loglik.max())
+        w = np.exp(z)
+        return w / w.sum()
+
     # -- public ----------------------------------------------------------------------------------
 
     def rank_clues(self, view: SpymasterView, top: int = 1) -> list[ClueOption]:
@@ -362,11 +416,16 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             util, found, spent = utilities[0]
         else:
             stacked = np.stack([u[0] for u in utilities])
-            util = stacked.min(axis=0) if self.partner_mode == "min" else stacked.mean(axis=0)
+            if self.adapt > 0:
+                weights = self.partner_weights(view).astype(np.float32)
+                average = lambda arrays: np.tensordot(weights, np.stack(arrays), axes=1)  # noqa: E731
+            else:
+                average = lambda arrays: np.mean(arrays, axis=0)  # noqa: E731
+            util = stacked.min(axis=0) if self.partner_mode == "min" else average([u[0] for u in utilities])
             if self.disagreement > 0:
                 util = util - self.disagreement * stacked.std(axis=0)
-            found = np.mean([u[1] for u in utilities], axis=0)
-            spent = np.mean([u[2] for u in utilities], axis=0)
+            found = average([u[1] for u in utilities])
+            spent = average([u[2] for u in utilities])
         if self.backward_strength > 0:
             util = util + self.backward_strength * self._backward(short, own_cols, cap)
         assassin_cols = np.array(sorted(col[w] for w in view.assassins if w not in targets), dtype=np.intp)

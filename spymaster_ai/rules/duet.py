@@ -522,6 +522,7 @@ class DuetGame:
             own_side=tuple(c.value for c in self._key.side(player)),
             marked_by_me=self.marked_by(player),
             tokens_left=self.tokens_left,
+            turns_played=self._turns,
         )
 
     def score(self) -> int | None:
