@@ -340,3 +340,15 @@ def test_leave_one_out_script_never_gives_the_robust_spymaster_the_held_out_mode
             assert g in banned and own not in banned and not banned & set(partner.split("+"))
             assert set(partner.split("+")) == set(five) - banned and float(params["risk"]) == 0.4
     assert loo.family_of("mpnet", related) == "minilm+mpnet" and loo.family_of("glove50", related) == "glove50"
+
+
+def test_duet_clock_prices_a_black_card_by_how_far_the_pair_is_from_the_clock():
+    from spymaster_ai.agents.duet_clock import black_cost_in_greens
+
+    # on pace (2 greens a turn, 7 turns for 5 greens): a black would throw away a near-certain win
+    ahead = black_cost_in_greens(greens_left=5, tokens_left=8, turns_played=1, found_this_turn=0)
+    # far behind (1 green a turn so far, 3 turns for 10): a black costs little
+    behind = black_cost_in_greens(greens_left=10, tokens_left=4, turns_played=5)
+    assert behind < 1.0 < ahead
+    assert black_cost_in_greens(greens_left=1, tokens_left=1, turns_played=8) == 0.0  # last turn: only a green wins
+    assert black_cost_in_greens(greens_left=3, tokens_left=1, turns_played=8) == 0.0  # nothing left to lose

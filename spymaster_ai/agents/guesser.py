@@ -16,17 +16,15 @@ from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
-from scipy.stats import poisson
 
 from ..views import ClueHistoryEntry, GuesserView
+from .duet_clock import DUET_GREENS, black_cost_in_greens
 from .duet_prior import partner_side_probabilities
 from .vocabulary import SimilarityModel, is_clue_shaped
 
 _FOUND = frozenset({"own", "green"})
 # Unconditional partner-side rates on a full Duet board (RULES.md §3): 9 green, 3 black of 25.
 _BASE_GREEN, _BASE_BLACK = 9 / 25, 3 / 25
-_DUET_GREENS = 15  # green words to find in Duet, both sides together
-_PRIOR_PACE = 2.0  # greens per turn a Duet pair is assumed to find before it has played a turn
 
 
 @dataclass(frozen=True)
@@ -247,25 +245,10 @@ class EmbeddingGuesser:
 
     @staticmethod
     def _clock_ratio(view: GuesserView) -> float:
-        """Duet: the green-to-black odds an extra guess needs to raise the chance of a win.
-
-        Model: each later turn finds Poisson(mu) greens, mu the pair's greens per finished turn
-        (one prior turn of ``_PRIOR_PACE`` mixed in); the win needs the g greens left within
-        the T turns after this one. An extra green is worth P(X = g-1), the chance it makes
-        the difference; a black costs P(X >= g), the chance the game was won anyway
-        (X ~ Poisson(mu T)). A pair ahead of the clock needs long odds; one behind it, short.
-        """
+        """Duet: the green-to-black odds an extra guess needs (:mod:`.duet_clock`); the greens
+        found so far are the covered ones, this turn's being the guesses made on this clue."""
         found = sum(1 for _, identity in view.revealed if identity == "green")
-        left = _DUET_GREENS - found
-        after = max(int(view.tokens_left or 0) - 1, 0)
-        played = view.turns_played or 0
-        mu = (found - view.guesses_made + _PRIOR_PACE) / (played + 1)
-        lam = max(mu * after, 1e-9)
-        won_anyway = float(poisson.sf(left - 1, lam)) if after else float(left <= 0)
-        decisive = float(poisson.pmf(left - 1, lam)) if after else float(left == 1)
-        if won_anyway == 0.0:
-            return 0.0
-        return won_anyway / decisive if decisive > 0 else math.inf
+        return black_cost_in_greens(DUET_GREENS - found, int(view.tokens_left or 0), view.turns_played or 0, view.guesses_made)
 
     def _duet_extra(self, view: GuesserView) -> Optional[str]:
         """Duet, past the count: a bystander only ends a turn that stopping would end too, so

@@ -18,12 +18,12 @@ import numpy as np
 from ..rules.moves import Clue
 from ..views import SpymasterView
 from .clue_space import BoardMatrices, ClueVocabularyAgent
+from .duet_clock import DUET_GREENS
 from .partner_model import expected_outcome
 from .clue_space import _spread
 from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel
 
 _FOUND = frozenset({"own", "green"})
-_DUET_GREENS = 15  # green words on a Duet key, both sides together (RULES.md §3)
 # The softmax temperature under which the partner's past guesses are scored when ``adapt``
 # weighs the partner models: 0.75 fits a guesser of an unseen model (transfer study part B)
 # and real people (human Duet split) best, so no model is ruled out by one misread.
@@ -285,7 +285,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             turns_left = int(view.tokens_left)
             turns_played = int(view.extra.get("turns_played", 0))
             cards_left = int(view.extra["greens_left"])
-            found = _DUET_GREENS - cards_left
+            found = DUET_GREENS - cards_left
         else:
             return 1, 1.0
         pace = found / turns_played if turns_played and found else 2.0

@@ -1,0 +1,35 @@
+"""What the Duet clock makes a black card cost, counted in greens.
+
+Why: in Duet a bystander only ends a turn (as stopping would), and the timer decides how much
+one more green is worth. A pair far ahead of the clock should risk nothing for an extra
+green; a pair far behind it loses little by a black, since it would rarely have won anyway.
+
+Model: every turn after this one finds Poisson(mu) greens, mu being the pair's greens per
+finished turn with one prior turn of ``PRIOR_PACE`` mixed in; the game is won when the
+greens left are found within those turns (sudden death ignored). A black costs P(X >= g),
+the win the pair would have had anyway; a green is worth P(X = g - 1), the chance that it
+is the one that decides the game (X ~ Poisson(mu * turns after this one), g greens left).
+"""
+
+from __future__ import annotations
+
+import math
+
+from scipy.stats import poisson
+
+DUET_GREENS = 15  # green words on a Duet key, both sides together (RULES.md §3)
+PRIOR_PACE = 2.0  # greens per turn assumed before the pair has finished a turn
+
+
+def black_cost_in_greens(greens_left: int, tokens_left: int, turns_played: int, found_this_turn: int = 0) -> float:
+    """P(won anyway) / P(one more green decides it): how many greens a black card is worth
+    losing now. 0 when the game cannot be won in time anyway; inf when no single green matters."""
+    found = DUET_GREENS - greens_left
+    after = max(int(tokens_left) - 1, 0)
+    mu = (found - found_this_turn + PRIOR_PACE) / (max(int(turns_played), 0) + 1)
+    lam = max(mu * after, 1e-9)
+    won_anyway = float(poisson.sf(greens_left - 1, lam)) if after else float(greens_left <= 0)
+    decisive = float(poisson.pmf(greens_left - 1, lam)) if after else float(greens_left == 1)
+    if won_anyway == 0.0:
+        return 0.0
+    return won_anyway / decisive if decisive > 0 else math.inf
