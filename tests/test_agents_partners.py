@@ -352,3 +352,14 @@ def test_duet_clock_prices_a_black_card_by_how_far_the_pair_is_from_the_clock():
     assert behind < 1.0 < ahead
     assert black_cost_in_greens(greens_left=1, tokens_left=1, turns_played=8) == 0.0  # last turn: only a green wins
     assert black_cost_in_greens(greens_left=3, tokens_left=1, turns_played=8) == 0.0  # nothing left to lose
+
+
+def test_duet_guesser_behind_the_clock_does_not_stop_within_the_count_for_a_vague_clue():
+    """Within the count a vague clue would make the guesser stop; in Duet, behind the clock,
+    the odds of the key table still make one more guess worth it."""
+    g = EmbeddingGuesser(toy(), hub_correction=0.0, stop_threshold=10.0)  # the clue alone never suffices
+    side = ["bystander"] * len(BOARD)
+    behind = duet_turn_view(side, tokens_left=2, turns_played=8, greens_found=("apple", "paris", "moon", "oak"),
+                            clue=Clue("fruit", 2), guesses_made=1)
+    assert g.next_guess(behind) is not None
+    assert EmbeddingGuesser(toy(), hub_correction=0.0, stop_threshold=10.0, duet_extra_ratio=0.0).next_guess(behind) is None
