@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from scipy.stats import poisson
+from scipy.special import pdtrc
 
 DUET_GREENS = 15  # green words on a Duet key, both sides together (RULES.md §3)
 PRIOR_PACE = 2.0  # greens per turn assumed before the pair has finished a turn
@@ -24,12 +24,18 @@ PRIOR_PACE = 2.0  # greens per turn assumed before the pair has finished a turn
 def black_cost_in_greens(greens_left: int, tokens_left: int, turns_played: int, found_this_turn: int = 0) -> float:
     """P(won anyway) / P(one more green decides it): how many greens a black card is worth
     losing now. 0 when the game cannot be won in time anyway; inf when no single green matters."""
+    if greens_left <= 0:
+        return math.inf
     found = DUET_GREENS - greens_left
     after = max(int(tokens_left) - 1, 0)
     mu = (found - found_this_turn + PRIOR_PACE) / (max(int(turns_played), 0) + 1)
     lam = max(mu * after, 1e-9)
-    won_anyway = float(poisson.sf(greens_left - 1, lam)) if after else float(greens_left <= 0)
-    decisive = float(poisson.pmf(greens_left - 1, lam)) if after else float(greens_left == 1)
+    if after:
+        k = greens_left - 1
+        won_anyway = float(pdtrc(k, lam))  # P(X > k), as a ufunc: ~30x faster than scipy.stats
+        decisive = math.exp(k * math.log(lam) - lam - math.lgamma(k + 1))
+    else:
+        won_anyway, decisive = 0.0, float(greens_left == 1)
     if won_anyway == 0.0:
         return 0.0
     return won_anyway / decisive if decisive > 0 else math.inf
