@@ -198,44 +198,12 @@ class EmbeddingGuesser:
             for w, (pg, pb) in probs.items()
         }
 
-    def sudden_death_probabilities(self, view: GuesserView) -> dict[str, float]:
-        """Duet sudden death: each card's estimated chance of being green on the PARTNER's side.
-
-        Only the partner's side judges my guess, so a card green on my own side is no better
-        than its table odds (3 in 9). The log odds are the key-table prior (my side and what my
-        guesses revealed, :mod:`.duet_prior`) plus ``sudden_death_slope`` times how far the card
-        stands out (z) for the partner's clues that still have cards to find.
-        """
-        candidates = [w for w in view.visible if w not in set(view.marked_by_me)]
-        probs = partner_side_probabilities(view)
-        left = self._leftovers(view) or {}
+    def _odds(self, table: dict[str, tuple[float, float]], evidence: dict[str, float]) -> dict[str, tuple[float, float]]:
+        """Each card's (P(green), P(black)) on the partner's side: the key-table odds ``table``
+        with the green log odds raised by ``sudden_death_slope`` times the card's positive
+        ``evidence`` (a z-score); the non-green rest keeps its black/bystander proportions."""
         out = {}
-        for w in candidates:
-            pg = probs.get(w, (_BASE_GREEN, _BASE_BLACK))[0]
-            if pg <= 0.0:
-                out[w] = 0.0
-                continue
-            if pg >= 1.0:
-                out[w] = 1.0
-                continue
-            logit = math.log(pg / (1.0 - pg)) + self.sudden_death_slope * max(left.get(w, 0.0), 0.0)
-            out[w] = 1.0 / (1.0 + math.exp(-logit))
-        return out
-
-    def duet_odds(self, view: GuesserView) -> dict[str, tuple[float, float]]:
-        """Duet, during a turn: each card's (P(green), P(black)) on the clue giver's side.
-
-        The key-table prior (:mod:`.duet_prior`) with the green log odds raised by
-        ``sudden_death_slope`` times the card's best positive z-score for the current clue or an
-        unfinished earlier one; the non-green rest keeps its black/bystander proportions.
-        """
-        probs = partner_side_probabilities(view)
-        evidence = dict(self._leftovers(view) or {})
-        if view.clue is not None and not (not view.clue.unlimited and view.clue.count == 0):
-            for w, z in self._z(view, view.clue.word).items():
-                evidence[w] = max(evidence.get(w, 0.0), z)
-        out = {}
-        for w, (pg, pb) in probs.items():
+        for w, (pg, pb) in table.items():
             if pg <= 0.0 or pg >= 1.0:
                 out[w] = (pg, pb)
                 continue
@@ -244,6 +212,31 @@ class EmbeddingGuesser:
             out[w] = (g, pb * (1.0 - g) / (1.0 - pg))
         return out
 
+    def sudden_death_probabilities(self, view: GuesserView, left: Optional[dict[str, float]] = None) -> dict[str, float]:
+        """Duet sudden death: each card's estimated chance of being green on the PARTNER's side.
+
+        Only the partner's side judges my guess, so a card green on my own side is no better
+        than its table odds (3 in 9). The log odds are the key-table prior (my side and what my
+        guesses revealed, :mod:`.duet_prior`) plus ``sudden_death_slope`` times how far the card
+        stands out (z) for the partner's clues that still have cards to find (``left``: their
+        z-scores, if already computed).
+        """
+        candidates = [w for w in view.visible if w not in set(view.marked_by_me)]
+        probs = partner_side_probabilities(view)
+        table = {w: probs.get(w, (_BASE_GREEN, _BASE_BLACK)) for w in candidates}
+        evidence = (self._leftovers(view) or {}) if left is None else left
+        return {w: g for w, (g, _) in self._odds(table, evidence).items()}
+
+    def duet_odds(self, view: GuesserView, left: Optional[dict[str, float]] = None) -> dict[str, tuple[float, float]]:
+        """Duet, during a turn: each card's (P(green), P(black)) on the clue giver's side, the
+        evidence being its best z-score for the current clue or an unfinished earlier one
+        (``left``: those earlier ones' z-scores, if already computed)."""
+        evidence = dict((self._leftovers(view) or {}) if left is None else left)
+        if view.clue is not None and not (not view.clue.unlimited and view.clue.count == 0):
+            for w, z in self._z(view, view.clue.word).items():
+                evidence[w] = max(evidence.get(w, 0.0), z)
+        return self._odds(partner_side_probabilities(view), evidence)
+
     @staticmethod
     def _clock_ratio(view: GuesserView) -> float:
         """Duet: the green-to-black odds an extra guess needs (:mod:`.duet_clock`); the greens
@@ -251,25 +244,28 @@ class EmbeddingGuesser:
         found = sum(1 for _, identity in view.revealed if identity == "green")
         return black_cost_in_greens(DUET_GREENS - found, int(view.tokens_left or 0), view.turns_played or 0, view.guesses_made)
 
-    def _duet_extra(self, view: GuesserView) -> Optional[str]:
+    def _duet_extra(self, view: GuesserView, left: Optional[dict[str, float]]) -> Optional[str]:
         """Duet, past the count or where the clue alone would stop: a bystander only ends a
         turn that stopping would end too, so only a black card costs anything. Guess on while
         the likeliest green card's odds of green to black are at least ``duet_extra_ratio``
         times what the clock asks (:meth:`_clock_ratio`); 0: never."""
         if self.duet_extra_ratio <= 0:
             return None
-        odds = self.duet_odds(view)
+        price = self.duet_extra_ratio * self._clock_ratio(view)
+        if price == math.inf:  # far ahead of the clock: no odds are long enough
+            return None
+        odds = self.duet_odds(view, left)
         if not odds:
             return None
         word = min(odds, key=lambda w: (-odds[w][0] / max(odds[w][1], 1e-9), w))
         g, b = odds[word]
-        return word if g >= self.duet_extra_ratio * self._clock_ratio(view) * b else None
+        return word if g >= price * b else None
 
     def _duet_sudden_death(self, view: GuesserView, candidates: list[str], left: Optional[dict[str, float]]) -> Optional[str]:
         """Guess the card likeliest green on the partner's side; pass when none reaches
         ``sudden_death_min_prob``. I am asked only while I still have cards to find, so a pass
         cannot win: the default 0 passes only when no card can be green at all."""
-        probs = self.sudden_death_probabilities(view)
+        probs = self.sudden_death_probabilities(view, left)
         if not probs:
             return None
         word = min(probs, key=lambda w: (-probs[w], w))
@@ -342,11 +338,9 @@ class EmbeddingGuesser:
             word, score = best(self._remembered(current, left))
             if must or score >= self.stop_threshold:
                 return word
-            return self._duet_extra(view) if view.game == "duet" else None
+            return self._duet_extra(view, left) if view.game == "duet" else None
         if left is not None:
             word, score = best(left)  # the bonus guess: only a leftover of an earlier clue
             if must or score >= self.bonus_threshold:
                 return word
-        if view.game == "duet":
-            return self._duet_extra(view)
-        return best(left)[0] if must and left is not None else None
+        return self._duet_extra(view, left) if view.game == "duet" else None

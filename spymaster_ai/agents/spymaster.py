@@ -416,11 +416,12 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             util, found, spent = utilities[0]
         else:
             stacked = np.stack([u[0] for u in utilities])
-            if self.adapt > 0:
-                weights = self.partner_weights(view).astype(np.float32)
-                average = lambda arrays: np.tensordot(weights, np.stack(arrays), axes=1)  # noqa: E731
-            else:
-                average = lambda arrays: np.mean(arrays, axis=0)  # noqa: E731
+            weights = self.partner_weights(view).astype(np.float32) if self.adapt > 0 else None
+
+            def average(arrays: list[np.ndarray]) -> np.ndarray:
+                """The partner models' mean, or their ``adapt`` weighting."""
+                return np.mean(arrays, axis=0) if weights is None else np.tensordot(weights, np.stack(arrays), axes=1)
+
             util = stacked.min(axis=0) if self.partner_mode == "min" else average([u[0] for u in utilities])
             if self.disagreement > 0:
                 util = util - self.disagreement * stacked.std(axis=0)
