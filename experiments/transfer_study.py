@@ -16,9 +16,13 @@ B. The same clues give the best temperature of a partner model that must predict
 C. From the per-game results of ``leave_one_out.py`` (if present), the robust spymaster's
    clues with G held out: how often G's first guess is right, or the assassin, by the number
    of own cards left.
+D. From the same games: where the robust spymaster's own models ranked the assassin (their mean
+   z-score for the clue over the cards still covered) on the clues whose first guess was the
+   assassin. A hit on an assassin those models ranked far down could not have been foreseen
+   from them, whatever the spymaster's costs.
 
     python experiments/transfer_study.py --boards 100 --seed 777 \\
-        --results experiments/results/leave_one_out_v5
+        --results experiments/results/leave_one_out_v8
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ MARGIN_BINS = [(-np.inf, 0.0), (0.0, 0.5), (0.5, 1.0), (1.0, 1.5), (1.5, np.inf)
 REVERSE_BINS = [(-np.inf, 2.0), (2.0, 3.0), (3.0, 4.0), (4.0, np.inf)]
 ASSASSIN_BINS = [(-np.inf, 0.0), (0.0, 1.0), (1.0, 2.0), (2.0, 3.0), (3.0, np.inf)]
 TEMPERATURES = (0.2, 0.3, 0.5, 0.75, 1.0, 1.5)
+RANK_BINS = [(1, 4), (4, 7), (7, 10), (10, 26)]
 
 
 def _fmt_bin(lo: float, hi: float) -> str:
@@ -126,16 +131,32 @@ def study_boards(names: list[str], boards: int, seed: int) -> dict:
     return {"vocab": len(vocab), "counts": counts, "loglik": loglik, "n_ll": n_ll}
 
 
+def robust_records(results: Path, g: str) -> list[dict]:
+    """The kim2019 games of the robust spymaster with G (alone) held out, from ``leave_one_out.py``."""
+    files = sorted((results / "kim2019" / g).glob(f"robust_exclude={g}_*.jsonl"))
+    if not files:
+        return []
+    return [json.loads(line) for line in files[0].read_text(encoding="utf-8").splitlines()]
+
+
+def spymaster_pool(spec: str, g: str) -> list[str]:
+    """The models a ``robust:exclude=G[,partner=a+b]`` spymaster predicts its guesser with."""
+    for part in spec.split(":", 1)[-1].split(","):
+        if part.startswith("partner="):
+            return part[len("partner="):].split("+")
+    return [m for m in LEAVE_ONE_OUT_POOL if m != g]
+
+
 def stage_table(results: Path, names: list[str]) -> dict:
     """C: first guess after each robust clue, by own cards left (kim2019 cells of leave_one_out.py)."""
     out = {}
     for g in names:
-        files = sorted((results / "kim2019" / g).glob(f"robust_exclude={g}__*.jsonl"))
-        if not files:
+        games = robust_records(results, g)
+        if not games:
             continue
         stats = defaultdict(lambda: np.zeros(3))
-        for line in files[0].read_text(encoding="utf-8").splitlines():
-            rec = json.loads(line)["record"]
+        for game in games:
+            rec = game["record"]
             words = rec["config"]["words"]
             ident = dict(zip(words, rec["config"]["key"]["identities"]))
             left = sum(1 for v in ident.values() if v == "red")
@@ -153,6 +174,44 @@ def stage_table(results: Path, names: list[str]) -> dict:
     return out
 
 
+def assassin_rank_table(results: Path, names: list[str]) -> dict:
+    """D: per held-out G, by the assassin's rank under the robust spymaster's models (mean z over
+    the covered cards, hub-standardised as in A): [clues, clues whose first guess was the assassin]."""
+    out = {}
+    for g in names:
+        games = robust_records(results, g)
+        if not games:
+            continue
+        pool = spymaster_pool(games[0]["agents"]["spymaster"], g)
+        models = [_embedding(m) for m in pool]
+        references = [[w for w in m.clue_vocabulary() if is_clue_shaped(w)][:2000] for m in models]
+        stats = defaultdict(lambda: np.zeros(2))
+        for game in games:
+            rec = game["record"]
+            words = rec["config"]["words"]
+            ident = np.array(rec["config"]["key"]["identities"])
+            # each card's similarity to common words, per model: the hub standardisation of A
+            ref = [np.asarray(m.similarity(r, words), dtype=np.float64) for m, r in zip(models, references)]
+            stand = [(x.mean(axis=0), np.maximum(x.std(axis=0), 1e-9)) for x in ref]
+            covered = np.zeros(len(words), dtype=bool)
+            clue = None
+            for act in rec["actions"]:
+                if act["type"] == "clue":
+                    clue = act["word"]
+                elif act["type"] == "guess":
+                    if clue is not None:
+                        hub = [(np.asarray(m.similarity([clue], words), dtype=np.float64)[0] - mu) / sd
+                               for m, (mu, sd) in zip(models, stand)]
+                        z = np.mean([board_z(h[~covered]) for h in hub], axis=0)
+                        a = int(np.flatnonzero(ident[~covered] == "assassin")[0])
+                        rank = 1 + int((z > z[a]).sum())
+                        stats[rank] += [1, words.index(act["word"]) == int(np.flatnonzero(ident == "assassin")[0])]
+                        clue = None
+                    covered[words.index(act["word"])] = True
+        out[g] = (pool, stats)
+    return out
+
+
 def bin_table(counts: dict, names: list[str], key: str, bins: list, header: str, cell) -> list[str]:
     """A markdown table: one row per bin, one column per held-out model, ``cell(n, own, assassin)``."""
     lines = [f"| {header} | " + " | ".join(f"G = `{g}`" for g in names) + " |", "|---|" + "---|" * len(names)]
@@ -167,8 +226,8 @@ def main() -> None:
     ap.add_argument("--models", default=",".join(LEAVE_ONE_OUT_POOL))
     ap.add_argument("--boards", type=int, default=100)
     ap.add_argument("--seed", type=int, default=777)
-    ap.add_argument("--results", type=Path, default=Path("experiments/results/leave_one_out_v5"),
-                    help="leave_one_out.py output folder for part C (skipped if absent)")
+    ap.add_argument("--results", type=Path, default=Path("experiments/results/leave_one_out_v8"),
+                    help="leave_one_out.py output folder for parts C and D (skipped if absent)")
     ap.add_argument("--out", type=Path, default=Path("experiments/results/transfer_study.md"))
     args = ap.parse_args()
     names = args.models.split(",")
@@ -211,6 +270,29 @@ def main() -> None:
                 n, o, a = st[left]
                 cells.append(f"{o / n:.2f} / {a / n:.3f} ({int(n)})" if n else "–")
             lines.append(f"| {left} | " + " | ".join(cells) + " |")
+    ranks = assassin_rank_table(args.results, names) if args.results.exists() else {}
+    if ranks:
+        lines += ["", f"### D. Where the spymaster's own models ranked the assassin (`{args.results}`, kim2019)", "",
+                  "First guess after each clue of the robust spymaster with G held out, by the assassin's rank "
+                  "(1 = the card its models tie closest to the clue) among the cards still covered, under the "
+                  "mean z-score of the models it predicts G with. Cells: assassin hits / clues (hit rate); "
+                  "last row: the share of all assassin hits on clues that ranked it 10th or lower.", "",
+                  "| assassin's rank | " + " | ".join(f"G = `{g}`" for g in ranks) + " |", "|---|" + "---|" * len(ranks)]
+        for lo, hi in RANK_BINS:
+            cells = []
+            for g, (_, st) in ranks.items():
+                n = sum(st[r][0] for r in range(lo, hi))
+                h = sum(st[r][1] for r in range(lo, hi))
+                cells.append(f"{int(h)} / {int(n)} ({h / n:.3f})" if n else "–")
+            label = f"{lo}–{hi - 1}" if hi < 26 else f"{lo} or lower"
+            lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        shares = []
+        for g, (_, st) in ranks.items():
+            total = sum(v[1] for v in st.values())
+            far = sum(v[1] for r, v in st.items() if r >= 10)
+            shares.append(f"{far / total:.0%} of {int(total)}" if total else "–")
+        lines.append("| hits at rank 10 or lower | " + " | ".join(shares) + " |")
+        lines += ["", "Models: " + "; ".join(f"G = `{g}`: {'+'.join(pool)}" for g, (pool, _) in ranks.items()) + "."]
     text = "\n".join(lines) + "\n"
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")

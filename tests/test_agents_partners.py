@@ -342,6 +342,40 @@ def test_leave_one_out_script_never_gives_the_robust_spymaster_the_held_out_mode
     assert loo.family_of("mpnet", related) == "minilm+mpnet" and loo.family_of("glove50", related) == "glove50"
 
 
+def test_transfer_study_ranks_the_assassin_under_the_spymasters_own_models(tmp_path, monkeypatch):
+    """Part D of experiments/transfer_study.py: for each clue's first guess, the assassin's rank
+    under the models named in the robust spymaster's spec (not G's), and whether it was hit."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "experiments" / "transfer_study.py"
+    loader = importlib.util.spec_from_file_location("transfer_study", path)
+    study = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(study)
+    loaded = []
+    monkeypatch.setattr(study, "_embedding", lambda name: loaded.append(name) or toy(name))
+
+    identities = ["red" if w in ("apple", "orange") else "assassin" if w == "knife" else "bystander" for w in BOARD]
+    def game(*actions):
+        return {"agents": {"spymaster": "robust:exclude=g,partner=toy", "guesser": "g"},
+                "record": {"config": {"words": list(BOARD), "key": {"identities": identities}}, "actions": list(actions)}}
+    clue = lambda word: {"type": "clue", "word": word, "count": 1}
+    guess = lambda word: {"type": "guess", "word": word}
+    games = [game(clue("fruit"), guess("apple"), guess("shark"), clue("blade"), guess("knife")),
+             game(clue("ocean"), guess("whale"))]
+    folder = tmp_path / "kim2019" / "g"
+    folder.mkdir(parents=True)
+    (folder / "robust_exclude=g_partner=toy__g__0.jsonl").write_text("\n".join(json.dumps(x) for x in games))
+
+    assert study.spymaster_pool("robust:exclude=g,partner=a+b", "g") == ["a", "b"]
+    pool, stats = study.assassin_rank_table(tmp_path, ["g"])["g"]
+    assert pool == ["toy"] and loaded == ["toy"]
+    assert sum(v[0] for v in stats.values()) == 3  # one first guess per clue; "shark" was a second guess
+    assert stats[1].tolist() == [1, 1]  # BLADE: KNIFE is the closest card, and was hit
+    assert sum(v[1] for v in stats.values()) == 1 and stats[1][0] == 1  # FRUIT and OCEAN rank it lower
+
+
 def test_duet_clock_prices_a_black_card_by_how_far_the_pair_is_from_the_clock():
     from spymaster_ai.agents.duet_clock import black_cost_in_greens
 
