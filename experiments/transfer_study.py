@@ -16,13 +16,14 @@ B. The same clues give the best temperature of a partner model that must predict
 C. From the per-game results of ``leave_one_out.py`` (if present), the robust spymaster's
    clues with G held out: how often G's first guess is right, or the assassin, by the number
    of own cards left.
-D. From the same games: where the robust spymaster's own models ranked the assassin (their mean
-   z-score for the clue over the cards still covered) on the clues whose first guess was the
-   assassin. A hit on an assassin those models ranked far down could not have been foreseen
-   from them, whatever the spymaster's costs.
+D. From the same games: for each clue's first guess, where the robust spymaster's own models
+   ranked the assassin (their mean z-score for the clue over the cards still covered), and how
+   often that guess was the assassin. A hit on an assassin those models ranked far down could
+   not have been foreseen from them, whatever the spymaster's costs.
 
-    python experiments/transfer_study.py --boards 100 --seed 777 \\
-        --results experiments/results/leave_one_out_v8
+    python experiments/transfer_study.py --models minilm,glove50,wordllama,e5small,mpnet \\
+        --boards 100 --seed 777 --results experiments/results/leave_one_out_v8 \\
+        --out experiments/results/transfer_study_v2.md
 """
 
 from __future__ import annotations
@@ -190,6 +191,7 @@ def assassin_rank_table(results: Path, names: list[str]) -> dict:
             rec = game["record"]
             words = rec["config"]["words"]
             ident = np.array(rec["config"]["key"]["identities"])
+            assassin = words[int(np.flatnonzero(ident == "assassin")[0])]
             # each card's similarity to common words, per model: the hub standardisation of A
             ref = [np.asarray(m.similarity(r, words), dtype=np.float64) for m, r in zip(models, references)]
             stand = [(x.mean(axis=0), np.maximum(x.std(axis=0), 1e-9)) for x in ref]
@@ -205,7 +207,7 @@ def assassin_rank_table(results: Path, names: list[str]) -> dict:
                         z = np.mean([board_z(h[~covered]) for h in hub], axis=0)
                         a = int(np.flatnonzero(ident[~covered] == "assassin")[0])
                         rank = 1 + int((z > z[a]).sum())
-                        stats[rank] += [1, words.index(act["word"]) == int(np.flatnonzero(ident == "assassin")[0])]
+                        stats[rank] += [1, act["word"] == assassin]
                         clue = None
                     covered[words.index(act["word"])] = True
         out[g] = (pool, stats)
