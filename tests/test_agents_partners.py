@@ -315,6 +315,36 @@ def test_assassin_backward_lowers_each_clue_by_how_strongly_the_assassin_evokes_
         spymaster(assassin_backward=-1.0)
 
 
+def test_duet_has_its_own_backward_weights_and_robust_turns_them_off_there(monkeypatch):
+    """Duet's clock needs tempo: ``duet_backward_strength``/``duet_assassin_backward`` replace the
+    two backward terms in Duet only; ``None`` keeps them; ``robust`` sets both to 0 for Duet."""
+    from spymaster_ai.agents.registry import ROBUST_ASSASSIN_BACKWARD, ROBUST_BACKWARD_STRENGTH
+
+    terms = dict(backward_strength=0.5, assassin_backward=2.0)
+    plain, both, duet_off = spymaster(), spymaster(**terms), spymaster(**terms, duet_backward_strength=0.0, duet_assassin_backward=0.0)
+    duet = duet_view(own=("piano", "guitar", "apple"), tokens_left=8, greens_left=14, turns_played=1, assassins=("knife", "ice"))
+    classic = classic_view(own=("piano", "guitar", "apple"), assassins=("ice",))
+
+    def scores(sm, view):
+        return {o.word: (o.score, o.count) for o in sm.rank_clues(view, top=50)}
+
+    assert scores(duet_off, duet) == scores(plain, duet)  # Duet: both terms off
+    assert scores(duet_off, classic) == scores(both, classic) != scores(plain, classic)  # elsewhere: on
+    assert scores(both, duet) != scores(plain, duet)  # None keeps them in Duet too
+    only_assassin = spymaster(**terms, duet_assassin_backward=0.0)
+    assert only_assassin._backward_weights("duet") == (0.5, 0.0) and only_assassin._backward_weights("kim2019") == (0.5, 2.0)
+    with pytest.raises(ValueError, match="duet_assassin_backward"):
+        spymaster(duet_assassin_backward=-1.0)
+
+    from spymaster_ai.agents import registry
+
+    monkeypatch.setattr(registry, "_embedding", lambda name: toy(name))
+    robust = registry.make_spymaster("robust:embedding=a,partner=b+c")
+    assert robust._backward_weights("duet") == (0.0, 0.0)
+    assert robust._backward_weights("kim2019") == (ROBUST_BACKWARD_STRENGTH, ROBUST_ASSASSIN_BACKWARD)
+    assert ROBUST_BACKWARD_STRENGTH > 0 and ROBUST_ASSASSIN_BACKWARD > 0  # Kim and classic keep them
+
+
 def test_leave_one_out_script_never_gives_the_robust_spymaster_the_held_out_model_or_its_twins():
     """experiments/leave_one_out.py builds the robust specs; the registry must resolve each to a
     pool without G (and, for the strict column, without G's declared near-twins)."""

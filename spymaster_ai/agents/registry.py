@@ -34,6 +34,9 @@ DEFAULT_PARTNER = "glove50+minilm"
 ROBUST_BACKWARD_STRENGTH = 0.3
 # ... and avoids clues an assassin itself calls to mind (EmbeddingSpymaster.assassin_backward).
 ROBUST_ASSASSIN_BACKWARD = 1.0
+# Neither in Duet, where they cost the clock more tempo than they save (see EmbeddingSpymaster).
+ROBUST_DUET_BACKWARD_STRENGTH = 0.0
+ROBUST_DUET_ASSASSIN_BACKWARD = 0.0
 # The packaged models a leave-one-out robust spymaster (``robust:exclude=G``) draws on.
 LEAVE_ONE_OUT_POOL = ("minilm", "glove50", "wordllama", "e5small")
 
@@ -289,6 +292,8 @@ def make_spymaster(spec: str) -> Spymaster:
         partner = DEFAULT_PARTNER if partner is None else partner
         checked.setdefault("backward_strength", ROBUST_BACKWARD_STRENGTH)
         checked.setdefault("assassin_backward", ROBUST_ASSASSIN_BACKWARD)
+        checked.setdefault("duet_backward_strength", ROBUST_DUET_BACKWARD_STRENGTH)
+        checked.setdefault("duet_assassin_backward", ROBUST_DUET_ASSASSIN_BACKWARD)
     else:
         emb = _embedding(name)
     return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
