@@ -58,12 +58,19 @@ def _fmt_bin(lo: float, hi: float) -> str:
     return f"[{left}, {right})"
 
 
-def hub_standardised(model, vocab: list[str], words: list[str], reference: list[str]) -> np.ndarray:
-    """(clues, cards) similarities with each card standardised over ``reference`` words:
-    what ``EmbeddingGuesser`` (hub_correction=1) ranks a board by."""
-    sims = np.asarray(model.similarity(vocab, words), dtype=np.float64)
+def card_stats(model, words: list[str], reference: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each card's mean and spread of similarity to the ``reference`` words (per board)."""
     ref = np.asarray(model.similarity(reference, words), dtype=np.float64)
-    return (sims - ref.mean(axis=0)) / np.maximum(ref.std(axis=0), 1e-9)
+    return ref.mean(axis=0), np.maximum(ref.std(axis=0), 1e-9)
+
+
+def hub_standardised(model, vocab: list[str], words: list[str], reference: list[str],
+                     stats: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """(clues, cards) similarities with each card standardised over ``reference`` words:
+    what ``EmbeddingGuesser`` (hub_correction=1) ranks a board by. ``stats``: the board's
+    :func:`card_stats`, if already computed."""
+    mu, sd = stats if stats is not None else card_stats(model, words, reference)
+    return (np.asarray(model.similarity(vocab, words), dtype=np.float64) - mu) / sd
 
 
 def board_z(x: np.ndarray) -> np.ndarray:
@@ -192,9 +199,7 @@ def assassin_rank_table(results: Path, names: list[str]) -> dict:
             words = rec["config"]["words"]
             ident = np.array(rec["config"]["key"]["identities"])
             assassin = words[int(np.flatnonzero(ident == "assassin")[0])]
-            # each card's similarity to common words, per model: the hub standardisation of A
-            ref = [np.asarray(m.similarity(r, words), dtype=np.float64) for m, r in zip(models, references)]
-            stand = [(x.mean(axis=0), np.maximum(x.std(axis=0), 1e-9)) for x in ref]
+            stats_per_model = [card_stats(m, words, r) for m, r in zip(models, references)]  # once per game
             covered = np.zeros(len(words), dtype=bool)
             clue = None
             for act in rec["actions"]:
@@ -202,8 +207,8 @@ def assassin_rank_table(results: Path, names: list[str]) -> dict:
                     clue = act["word"]
                 elif act["type"] == "guess":
                     if clue is not None:
-                        hub = [(np.asarray(m.similarity([clue], words), dtype=np.float64)[0] - mu) / sd
-                               for m, (mu, sd) in zip(models, stand)]
+                        hub = [hub_standardised(m, [clue], words, r, st)[0]
+                               for m, r, st in zip(models, references, stats_per_model)]
                         z = np.mean([board_z(h[~covered]) for h in hub], axis=0)
                         a = int(np.flatnonzero(ident[~covered] == "assassin")[0])
                         rank = 1 + int((z > z[a]).sum())

@@ -232,7 +232,7 @@ class EmbeddingGuesser:
         evidence being its best z-score for the current clue or an unfinished earlier one
         (``left``: those earlier ones' z-scores, if already computed)."""
         evidence = dict((self._leftovers(view) or {}) if left is None else left)
-        if view.clue is not None and not (not view.clue.unlimited and view.clue.count == 0):
+        if view.clue is not None and (view.clue.unlimited or view.clue.count > 0):  # a 0 clue points away
             for w, z in self._z(view, view.clue.word).items():
                 evidence[w] = max(evidence.get(w, 0.0), z)
         return self._odds(partner_side_probabilities(view), evidence)
