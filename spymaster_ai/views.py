@@ -49,6 +49,7 @@ class GuesserView:
     marked_by_me: tuple[str, ...] = ()  # Duet: cards I already guessed as bystanders (not covered)
     tokens_left: Optional[int] = None  # Duet: timer tokens in the bank
     turns_played: Optional[int] = None  # Duet: turns finished so far (public: the tokens used)
+    own_left: Optional[int] = None  # classic: my team's agents still hidden (public: the key's count minus the covered)
 
     def to_json(self) -> dict:
         return asdict(self)

@@ -427,3 +427,74 @@ def test_duet_guesser_behind_the_clock_does_not_stop_within_the_count_for_a_vagu
                             clue=Clue("fruit", 2), guesses_made=1)
     assert g.next_guess(behind) is not None
     assert EmbeddingGuesser(toy(), hub_correction=0.0, stop_threshold=10.0, duet_extra_ratio=0.0).next_guess(behind) is None
+
+
+def _calibration_study(monkeypatch):
+    import importlib.util
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "experiments"
+    monkeypatch.syspath_prepend(str(folder))  # the study reuses leave_one_out's helpers
+    loader = importlib.util.spec_from_file_location("calibration_study", folder / "calibration_study.py")
+    study = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(study)
+    return study
+
+
+def test_calibration_study_logs_the_prediction_behind_each_clue_and_what_the_guesser_did(monkeypatch):
+    """experiments/calibration_study.py: the recorder gives the clue its spymaster gives, with
+    that clue's predicted finds; a game record's guesses are scored as finds up to the count and
+    before the first wrong card, a first guess, and a fatal card on or past the count."""
+    study = _calibration_study(monkeypatch)
+    inner = spymaster()
+    recorder = study.RecordingSpymaster(inner)
+    view = classic_view(own=("apple", "orange"), assassins=("knife",))
+    clue = recorder.give_clue(view)
+    assert clue == spymaster().give_clue(view)
+    best = inner.rank_clues(view, top=1)[0]
+    assert recorder.log == [{"word": best.word, "count": best.count, "predicted": best.expected_found, "own_left": 2, "tokens_left": None}]
+
+    identities = ["red" if w in ("apple", "orange", "piano") else "assassin" if w == "knife" else "bystander" for w in BOARD]
+    record = {"config": {"words": list(BOARD), "key": {"identities": identities}}, "actions": [
+        {"type": "clue", "word": "fruit", "count": 2}, {"type": "guess", "word": "apple"}, {"type": "guess", "word": "shark"},
+        {"type": "clue", "word": "music", "count": 1}, {"type": "guess", "word": "piano"}, {"type": "guess", "word": "knife"},
+        {"type": "clue", "word": "town", "count": 1}, {"type": "guess", "word": "paris"}, {"type": "stop"},
+    ]}
+    log = [{"word": w, "count": c, "predicted": 0.5, "own_left": n, "tokens_left": None} for w, c, n in (("fruit", 2, 3), ("music", 1, 2), ("town", 1, 1))]
+    rows = study.clue_rows("kim2019", log, study.clue_outcomes("kim2019", record))
+    assert [(r["found"], r["first_right"], r["fatal"], r["fatal_past_count"]) for r in rows] == [
+        (1, True, False, False), (1, True, True, True), (0, False, False, False)]
+    with pytest.raises(ValueError, match="does not match"):
+        study.clue_rows("kim2019", log[:2], study.clue_outcomes("kim2019", record))
+
+    side_a = ["green" if w in ("apple", "orange") else "black" if w == "knife" else "bystander" for w in BOARD]
+    duet = {"config": {"words": list(BOARD), "key": {"side_a": side_a, "side_b": ["bystander"] * len(BOARD)}}, "actions": [
+        {"type": "clue", "giver": "A", "word": "fruit", "count": 2}, {"type": "guess", "word": "apple"}, {"type": "guess", "word": "knife"},
+        {"type": "clue", "giver": "B", "word": "fruit", "count": 1}, {"type": "guess", "word": "orange"},
+    ]}
+    out = study.clue_outcomes("duet", duet)
+    assert [o["guesses"] for o in out] == [["green", "black"], ["bystander"]]  # each clue on its giver's side
+
+
+def test_classic_guesser_in_the_endgame_adds_up_the_clues_given_since_its_last_find():
+    """With one agent left, every clue since the last find points at it: their evidence adds
+    up, and an older open clue (BLADE, whose second target was never found) no longer pulls
+    the guess towards its own region. With more agents left, or endgame_cards=0, the usual
+    memory of open clues decides."""
+    history = (ClueHistoryEntry("red", Clue("blade", 2), ("knife", "apple"), ("own", "bystander")),
+               ClueHistoryEntry("red", Clue("winter", 1), ("ice",), ("bystander",)))
+    covered = {"knife": "red", "apple": "bystander", "ice": "bystander"}
+
+    def view(own_left: int, guesses_made: int = 0) -> GuesserView:
+        return GuesserView(game="kim2019", me="red", words=BOARD, visible=tuple(w for w in BOARD if w not in covered),
+                           revealed=tuple(covered.items()), clue=Clue("ocean", 1), guesses_made=guesses_made,
+                           max_guesses=2, can_stop=guesses_made > 0, history=history, own_left=own_left)
+
+    endgame = EmbeddingGuesser(toy(), hub_correction=0.0)
+    plain = EmbeddingGuesser(toy(), hub_correction=0.0, endgame_cards=0)
+    # OCEAN alone ties SHARK and WHALE; WINTER (since the last find) breaks the tie for WHALE
+    assert endgame.next_guess(view(1)) == "whale" and endgame.rank_cards(view(1))[0].word == "whale"
+    assert plain.next_guess(view(1)) == "shark"  # BLADE's memory favours SHARK
+    assert endgame.next_guess(view(3)) == "shark"  # three agents left: not the endgame
+    with pytest.raises(ValueError, match="endgame_cards"):
+        EmbeddingGuesser(toy(), endgame_cards=-1)

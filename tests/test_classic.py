@@ -924,3 +924,12 @@ def test_state_json_is_json() -> None:
     assert json.loads(json.dumps(state)) == state
     assert state["phase"] == "clue" and state["turns"] == {"red": 2, "blue": 1}
     assert state["covered"][:2] == [["red0", "red"], ["blue0", "blue"]]
+
+
+def test_guesser_view_tells_each_team_its_agents_still_hidden() -> None:
+    """Public information: the key's agent count minus the covered agents, whoever covered them."""
+    g = game()
+    assert (g.guesser_view(RED).own_left, g.guesser_view(BLUE).own_left) == (9, 8)
+    play_turn(g, ["red0", "blue0"], 2)  # RED finds one of its own and hands BLUE one of theirs
+    assert (g.guesser_view(RED).own_left, g.guesser_view(BLUE).own_left) == (8, 7)
+    assert game("kim2019").guesser_view(RED).own_left == 8
