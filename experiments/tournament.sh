@@ -8,6 +8,7 @@ GAMES=${1:-200}
 JOBS=${2:-2}
 AGENTS=${3:-glove50,minilm,mpnet,wordllama,e5small}
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+cd "$(dirname "$0")"  # results/ is experiments/results/, wherever the script is run from
 mkdir -p results
 for GAME in duet kim2019; do
   spymaster-ai tournament --game "$GAME" --agents "$AGENTS" --games "$GAMES" --seed 0 --jobs "$JOBS" \
