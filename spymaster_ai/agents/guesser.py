@@ -70,7 +70,7 @@ class EmbeddingGuesser:
     average and carry most of its assassin losses (``experiments/calibration_study.py``); at 1
     it won 83.6 / 81.9 / 85.2% of Kim-protocol games against 84.2 / 80.2 / 84.0% (5 models x
     200 games, G held out, seeds 11 / 7 / 13), 83.4% against 82.9% (500 games, seed 1) and
-    83.2% against 82.8% (``leave_one_out_v10``); at 2 it lost (82.8% on seed 11). 0 turns it off.
+    83.2% against 82.8% (``leave_one_out_v10``); 2 did no better (82.8 / 81.7 / 85.7%). 0 turns it off.
     """
 
     def __init__(
