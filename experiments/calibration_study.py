@@ -47,11 +47,8 @@ FATAL = {"kim2019": "assassin", "duet": "black"}
 
 
 class RecordingSpymaster:
-    """Plays exactly as ``inner`` and keeps, for every clue it gives, the prediction behind it.
-
-    ``inner.rank_clues`` is deterministic for a view, so the option it ranks for the clue that
-    ``inner.give_clue`` returns is the one the clue was chosen on.
-    """
+    """Plays exactly as ``inner`` (an ``EmbeddingSpymaster``) and keeps, for every clue it
+    gives, the prediction behind it (:meth:`EmbeddingSpymaster.best_option`)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -61,15 +58,12 @@ class RecordingSpymaster:
         self.inner.reset(seed)
 
     def give_clue(self, view: SpymasterView) -> Any:
-        clue = self.inner.give_clue(view)
-        options = self.inner.rank_clues(view, top=8)
-        option = next((o for o in options if o.word == clue.word and o.count == clue.count), None)
+        option = self.inner.best_option(view)
         self.log.append({
-            "word": clue.word, "count": clue.count,
-            "predicted": None if option is None else option.expected_found,
+            "word": option.word, "count": option.count, "predicted": option.expected_found,
             "own_left": len(view.own), "tokens_left": view.tokens_left,
         })
-        return clue
+        return option.clue
 
     def choose_cover(self, view: SpymasterView, candidates: Sequence[str]) -> str:
         return self.inner.choose_cover(view, candidates)

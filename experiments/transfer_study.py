@@ -37,7 +37,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from spymaster_ai.agents.guesser import EmbeddingGuesser
-from spymaster_ai.agents.registry import LEAVE_ONE_OUT_POOL, _embedding
+from spymaster_ai.agents.registry import LEAVE_ONE_OUT_POOL, _embedding, parse_spec
 from spymaster_ai.agents.vocabulary import clue_candidates, is_clue_shaped
 from spymaster_ai.rules.legality import legal_mask
 from spymaster_ai.sim.play import deal_board
@@ -149,10 +149,8 @@ def robust_records(results: Path, g: str) -> list[dict]:
 
 def spymaster_pool(spec: str, g: str) -> list[str]:
     """The models a ``robust:exclude=G[,partner=a+b]`` spymaster predicts its guesser with."""
-    for part in spec.split(":", 1)[-1].split(","):
-        if part.startswith("partner="):
-            return part[len("partner="):].split("+")
-    return [m for m in LEAVE_ONE_OUT_POOL if m != g]
+    partner = parse_spec(spec)[1].get("partner")
+    return str(partner).split("+") if partner is not None else [m for m in LEAVE_ONE_OUT_POOL if m != g]
 
 
 def stage_table(results: Path, names: list[str]) -> dict:

@@ -501,8 +501,15 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             )
         return options
 
+    def best_option(self, view: SpymasterView) -> ClueOption:
+        """The option this spymaster gives its clue from: the best one the single-clue checker
+        also accepts, with what it expects of the clue."""
+        options = self.rank_clues(view, top=8)
+        clue = self._emit([o.clue for o in options], view)
+        return next(o for o in options if o.clue == clue)
+
     def give_clue(self, view: SpymasterView) -> Clue:
-        return self._emit([o.clue for o in self.rank_clues(view, top=8)], view)
+        return self.best_option(view).clue
 
     def choose_cover(self, view: SpymasterView, candidates: Sequence[str]) -> str:
         """Which card to cover when the rules let this spymaster choose.

@@ -430,7 +430,7 @@ class ClassicGame:
             can_stop=guessing and self._phase is Phase.GUESS and self._guesses_made >= 1,
             history=self._history_entries(team, finished_only=True),
             sudden_death=guessing and self._phase is Phase.SUDDEN_DEATH,
-            own_left=len(self.remaining(Identity(team.value))),
+            own_left=len(self.remaining(Identity.of_team(team))),
         )
 
     # ----------------------------------------------------------------- records
