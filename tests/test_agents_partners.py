@@ -315,10 +315,10 @@ def test_assassin_backward_lowers_each_clue_by_how_strongly_the_assassin_evokes_
         spymaster(assassin_backward=-1.0)
 
 
-def test_duet_has_its_own_backward_weights_and_robust_turns_them_off_there(monkeypatch):
+def test_duet_has_its_own_backward_weights_and_the_registry_turns_them_off_there(monkeypatch):
     """Duet's clock needs tempo: ``duet_backward_strength``/``duet_assassin_backward`` replace the
-    two backward terms in Duet only; ``None`` keeps them; ``robust`` sets both to 0 for Duet."""
-    from spymaster_ai.agents.registry import ROBUST_ASSASSIN_BACKWARD, ROBUST_BACKWARD_STRENGTH
+    two backward terms in Duet only; ``None`` keeps them; the registry sets both to 0 for Duet."""
+    from spymaster_ai.agents.registry import ASSASSIN_BACKWARD, BACKWARD_STRENGTH
 
     terms = dict(backward_strength=0.5, assassin_backward=2.0)
     plain, both, duet_off = spymaster(), spymaster(**terms), spymaster(**terms, duet_backward_strength=0.0, duet_assassin_backward=0.0)
@@ -341,8 +341,11 @@ def test_duet_has_its_own_backward_weights_and_robust_turns_them_off_there(monke
     monkeypatch.setattr(registry, "_embedding", lambda name: toy(name))
     robust = registry.make_spymaster("robust:embedding=a,partner=b+c")
     assert robust._backward_weights("duet") == (0.0, 0.0)
-    assert robust._backward_weights("kim2019") == (ROBUST_BACKWARD_STRENGTH, ROBUST_ASSASSIN_BACKWARD)
-    assert ROBUST_BACKWARD_STRENGTH > 0 and ROBUST_ASSASSIN_BACKWARD > 0  # Kim and classic keep them
+    assert robust._backward_weights("kim2019") == (BACKWARD_STRENGTH, ASSASSIN_BACKWARD)
+    assert BACKWARD_STRENGTH > 0 and ASSASSIN_BACKWARD > 0  # Kim and classic keep them
+    single = registry.make_spymaster("a")
+    assert single._backward_weights("duet") == (0.0, 0.0)
+    assert single._backward_weights("classic") == (BACKWARD_STRENGTH, ASSASSIN_BACKWARD)
 
 
 def test_leave_one_out_script_never_gives_the_robust_spymaster_the_held_out_model_or_its_twins():

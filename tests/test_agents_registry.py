@@ -113,12 +113,16 @@ def test_embedding_names_go_through_the_loader(monkeypatch):
     assert r.embedding is models["minilm"] and r.partners == [models["glove50"], models["mpnet"]]
     d = make_spymaster("robust")
     assert d.partners == [models["glove50"], models["minilm"]]  # several models, excluding none
-    # the robust agent plays for unknown partners: it favours two-way associations by default
-    assert d.backward_strength == registry.ROBUST_BACKWARD_STRENGTH > 0
-    assert d.assassin_backward == registry.ROBUST_ASSASSIN_BACKWARD > 0
+    # every registry spymaster plays for partners of unknown models: it favours two-way
+    # associations and shuns the assassin's own associations by default, robust or one model
+    for agent in (d, s):
+        assert agent.backward_strength == registry.BACKWARD_STRENGTH > 0
+        assert agent.assassin_backward == registry.ASSASSIN_BACKWARD > 0
+        assert agent._backward_weights("duet") == (0.0, 0.0)  # not against Duet's clock
     assert make_spymaster("robust:backward_strength=0").backward_strength == 0.0
     assert make_spymaster("robust:assassin_backward=0").assassin_backward == 0.0
-    assert s.backward_strength == 0.0 and s.assassin_backward == 0.0  # plays for a partner like itself
+    mirror = make_spymaster("glove50:backward_strength=0,assassin_backward=0")  # the Kim et al. mirror setting
+    assert mirror.backward_strength == 0.0 and mirror.assassin_backward == 0.0
     m = make_spymaster("minilm:partner=self")
     assert m.partners == [models["minilm"]]
     g = make_guesser("glove50:stop_threshold=1,duet_prior=false")

@@ -29,14 +29,15 @@ __all__ = ["AGENT_NAMES", "AgentSpecError", "make_guesser", "make_spymaster", "p
 DEFAULT_EMBEDDING = "minilm"
 # "Several models, excluding none": the partner the robust spymaster predicts by default.
 DEFAULT_PARTNER = "glove50+minilm"
-# The robust agent plays for a partner whose model it may not know: it also favours clues its
-# targets evoke strongly (see EmbeddingSpymaster.backward_strength).
-ROBUST_BACKWARD_STRENGTH = 0.3
+# Every embedding spymaster of the registry (robust or one model) plays for a partner whose
+# model it may not know: it favours clues its targets evoke strongly (see
+# EmbeddingSpymaster.backward_strength) ...
+BACKWARD_STRENGTH = 0.3
 # ... and avoids clues an assassin itself calls to mind (EmbeddingSpymaster.assassin_backward).
-ROBUST_ASSASSIN_BACKWARD = 1.0
+ASSASSIN_BACKWARD = 1.0
 # Neither in Duet, where they cost the clock more tempo than they save (see EmbeddingSpymaster).
-ROBUST_DUET_BACKWARD_STRENGTH = 0.0
-ROBUST_DUET_ASSASSIN_BACKWARD = 0.0
+DUET_BACKWARD_STRENGTH = 0.0
+DUET_ASSASSIN_BACKWARD = 0.0
 # The packaged models a leave-one-out robust spymaster (``robust:exclude=G``) draws on.
 LEAVE_ONE_OUT_POOL = ("minilm", "glove50", "wordllama", "e5small")
 
@@ -290,12 +291,12 @@ def make_spymaster(spec: str) -> Spymaster:
     if name == "robust":
         emb = _embedding(str(own or DEFAULT_EMBEDDING))
         partner = DEFAULT_PARTNER if partner is None else partner
-        checked.setdefault("backward_strength", ROBUST_BACKWARD_STRENGTH)
-        checked.setdefault("assassin_backward", ROBUST_ASSASSIN_BACKWARD)
-        checked.setdefault("duet_backward_strength", ROBUST_DUET_BACKWARD_STRENGTH)
-        checked.setdefault("duet_assassin_backward", ROBUST_DUET_ASSASSIN_BACKWARD)
     else:
         emb = _embedding(name)
+    checked.setdefault("backward_strength", BACKWARD_STRENGTH)
+    checked.setdefault("assassin_backward", ASSASSIN_BACKWARD)
+    checked.setdefault("duet_backward_strength", DUET_BACKWARD_STRENGTH)
+    checked.setdefault("duet_assassin_backward", DUET_ASSASSIN_BACKWARD)
     return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
 
 

@@ -149,17 +149,19 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     spymaster never saw: 0.3 won 5-6 points more Kim-protocol games with the guesser's model
     held out (4 models x 200 games, seeds 7 and 11), see ``experiments/transfer_study.py``.
     It costs tempo with a partner of the same model (mirror Duet with GloVe: 92.5% instead of
-    97.7%), so it is off by default and on (0.3) in the ``robust`` agent, which plays for
-    partners whose model it does not know.
+    97.7%), so it is off in the class. The registry sets 0.3 for every spymaster it builds,
+    ``robust`` or one model, since each plays for partners whose model it does not know: the
+    20 single-model cross-play pairs of five models won 59.0% / 58.4% of Kim-protocol games
+    with it and ``assassin_backward`` instead of 47.1% / 45.5% (200 games each, seeds 11 / 7).
     ``assassin_backward``: penalty, in own cards per standard deviation, for clues an assassin
     (Duet: a black card of my side) itself calls to mind, measured the same way: a model the
     spymaster never saw is likelier to take the assassin for such a clue even when the
     partner models rank the assassin low. 1.0 in ``robust`` (Kim protocol, guesser's model
     held out, 4 models x 200 games: +4.5, +1.0 and +1.6 points on seeds 11, 7 and 13; 0.3 and
-    2.0 gained less, 4.0 lost), off by default.
+    2.0 gained less, 4.0 lost), off in the class, 1.0 from the registry.
     ``duet_backward_strength``, ``duet_assassin_backward``: the two above for Duet games
     (``None``: the same as in the other games). Duet's clock needs tempo and each side has
-    three black cards, so both cost more there than they save: ``robust`` sets them to 0
+    three black cards, so both cost more there than they save: the registry sets them to 0
     (5 models, the guesser's model held out, 200 games per model: 5.7 -> 8.8%, 5.0 -> 9.2%
     and 5.3 -> 8.1% of Duet games won on seeds 11, 7 and 13; the assassin term alone off:
     7.2%, the backward term alone off: 4.2%, seed 11).
