@@ -91,6 +91,7 @@ class EmbeddingGuesser:
         history_weight: float = 1.0,
         duet_extra_ratio: float = 1.0,
         endgame_cards: int = 1,
+        zero_weight: float = 0.0,
     ) -> None:
         self.embedding = embedding
         self.stop_threshold = float(stop_threshold)
@@ -119,6 +120,9 @@ class EmbeddingGuesser:
         if endgame_cards < 0:
             raise ValueError(f"endgame_cards must be >= 0, got {endgame_cards}")
         self.endgame_cards = int(endgame_cards)
+        if zero_weight < 0:
+            raise ValueError(f"zero_weight must be >= 0, got {zero_weight}")
+        self.zero_weight = float(zero_weight)
         self._reference_words: Optional[tuple[str, ...]] = None
         self._card_stats: Optional[tuple[np.ndarray, np.ndarray]] = None
         self._board: tuple[str, ...] = ()
@@ -224,14 +228,31 @@ class EmbeddingGuesser:
         h = self.history_weight
         return {w: z + h * max(left.get(w, 0.0), 0.0) for w, z in current.items()}
 
-    def _prior(self, view: GuesserView) -> dict[str, float]:
-        if not self.duet_prior:
+    def _warned(self, view: GuesserView) -> dict[str, float]:
+        """Each card's penalty from earlier zero clues ("word: 0", my side's giver): the
+        giver said none of ours relates to that word, so a card it points at (positive z) is
+        one to keep away from for the rest of the game, not only in that clue's turn."""
+        if self.zero_weight == 0:
             return {}
+        out: dict[str, float] = {}
+        for entry in self._earlier(view):
+            if entry.clue.unlimited or entry.clue.count != 0:
+                continue
+            for w, z in self._z(view, entry.clue.word).items():
+                if z > 0:
+                    out[w] = out.get(w, 0.0) - self.zero_weight * z
+        return out
+
+    def _prior(self, view: GuesserView) -> dict[str, float]:
+        """What each card's score gets on top of the clue evidence: the Duet key prior
+        (``duet_prior``) and the warnings of earlier zero clues (``zero_weight``)."""
+        out = self._warned(view)
+        if not self.duet_prior:
+            return out
         probs = partner_side_probabilities(view)
-        return {
-            w: self.prior_weight * math.log(max(pg, 1e-9) / _BASE_GREEN) - self.black_weight * (pb - _BASE_BLACK)
-            for w, (pg, pb) in probs.items()
-        }
+        for w, (pg, pb) in probs.items():
+            out[w] = out.get(w, 0.0) + self.prior_weight * math.log(max(pg, 1e-9) / _BASE_GREEN) - self.black_weight * (pb - _BASE_BLACK)
+        return out
 
     def _odds(self, table: dict[str, tuple[float, float]], evidence: dict[str, float]) -> dict[str, tuple[float, float]]:
         """Each card's (P(green), P(black)) on the partner's side: the key-table odds ``table``
