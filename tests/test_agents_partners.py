@@ -501,3 +501,57 @@ def test_classic_guesser_in_the_endgame_adds_up_the_clues_given_since_its_last_f
     assert endgame.next_guess(view(3)) == "shark"  # three agents left: not the endgame
     with pytest.raises(ValueError, match="endgame_cards"):
         EmbeddingGuesser(toy(), endgame_cards=-1)
+
+
+# -- zero-clue warnings ------------------------------------------------------------------------------
+
+
+def test_guesser_keeps_away_from_what_an_earlier_zero_clue_pointed_at():
+    """"blade: 0" said that none of ours is a weapon. Turns later, OCEAN ties SHARK (a weapon
+    too) and WHALE; the warning, remembered for the rest of the game, breaks the tie for WHALE.
+    With ``zero_weight`` 0 only the zero clue's own turn used it."""
+    history = (ClueHistoryEntry("red", Clue("blade", 0), ("apple",), ("bystander",)),
+               ClueHistoryEntry("red", Clue("winter", 1), ("ice",), ("own",)))
+    covered = {"apple": "bystander", "ice": "red"}
+    view = GuesserView(game="classic", me="red", words=BOARD, visible=tuple(w for w in BOARD if w not in covered),
+                       revealed=tuple(covered.items()), clue=Clue("ocean", 1), guesses_made=0, max_guesses=2,
+                       can_stop=False, history=history)
+    warned = EmbeddingGuesser(toy(), hub_correction=0.0)
+    plain = EmbeddingGuesser(toy(), hub_correction=0.0, zero_weight=0.0)
+    assert plain.next_guess(view) == "shark"  # the tie, broken alphabetically
+    assert warned.next_guess(view) == "whale" and warned.rank_cards(view)[0].word == "whale"
+    shark = {c.word: c for c in warned.rank_cards(view)}["shark"]
+    assert shark.score < shark.z  # the warning lowers the score, not the clue's own z
+    # a clue with a count is no warning
+    counted = dataclasses.replace(view, history=(ClueHistoryEntry("red", Clue("blade", 1), ("apple",), ("bystander",)),) + history[1:])
+    assert warned.rank_cards(counted) == plain.rank_cards(counted)
+    with pytest.raises(ValueError, match="zero_weight"):
+        EmbeddingGuesser(toy(), zero_weight=-1.0)
+
+
+def test_spymaster_warns_once_with_a_zero_clue_at_the_assassin_near_the_end():
+    """With ``warn_cards`` own cards or fewer left, the spymaster first says a word that points
+    at the assassin and not at its own cards, with count 0; once, and never in Duet. After it,
+    its partner model expects the guesser to keep away from the assassin."""
+    sm = spymaster(partner=[toy("a"), toy("b")], warn_cards=1)
+    view = classic_view(own=("whale",), assassins=("shark",))
+    option = sm.best_option(view)
+    assert (option.clue, option.targets, option.closest_bad) == (Clue("blade", 0), (), "shark")
+    assert sm.give_clue(view) == Clue("blade", 0)
+    # two own cards left: above warn_cards, a clue as usual
+    assert sm.give_clue(classic_view(own=("whale", "apple"), assassins=("shark",))).count > 0
+    assert spymaster(partner=[toy("a"), toy("b")]).give_clue(view).count == 1  # off by default
+    # once: after the warning, a clue for the card; the partner model now keeps off the assassin
+    warned = dataclasses.replace(view, visible=tuple(w for w in BOARD if w != "apple"),
+                                 bystanders=tuple(w for w in view.bystanders if w != "apple"),
+                                 history=(ClueHistoryEntry("red", Clue("blade", 0), ("apple",), ("bystander",)),))
+    after = sm.best_option(warned)
+    assert after.count == 1 and after.targets == ("whale",)
+    unwarned = spymaster(partner=[toy("a"), toy("b")]).rank_clues(dataclasses.replace(warned, history=()), top=20)
+    same = next(o for o in unwarned if o.word == after.word)
+    assert after.expected_cost < same.expected_cost
+    duet = dataclasses.replace(view, game="duet")
+    assert sm.warning(duet) is None
+    for bad in ({"warn_cards": -1}, {"zero_weight": -1.0}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            spymaster(**bad)

@@ -91,7 +91,7 @@ class EmbeddingGuesser:
         history_weight: float = 1.0,
         duet_extra_ratio: float = 1.0,
         endgame_cards: int = 1,
-        zero_weight: float = 0.0,
+        zero_weight: float = 1.0,
     ) -> None:
         self.embedding = embedding
         self.stop_threshold = float(stop_threshold)

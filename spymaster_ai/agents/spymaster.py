@@ -202,8 +202,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         duet_backward_strength: Optional[float] = None,
         duet_assassin_backward: Optional[float] = None,
         adapt: float = 0.0,
-        warn_threshold: Optional[float] = None,
-        warn_cards: int = 2,
+        warn_cards: int = 0,
         zero_weight: float = 1.0,
     ) -> None:
         if partner is None:
@@ -258,13 +257,10 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         self.duet_backward_strength = None if duet_backward_strength is None else float(duet_backward_strength)
         self.duet_assassin_backward = None if duet_assassin_backward is None else float(duet_assassin_backward)
         self.adapt = float(adapt)
-        if warn_threshold is not None and not 0.0 <= warn_threshold <= 1.0:
-            raise ValueError(f"warn_threshold must be in [0, 1] (or None: never warn), got {warn_threshold}")
-        if warn_cards < 1:
-            raise ValueError(f"warn_cards must be at least 1, got {warn_cards}")
+        if warn_cards < 0:
+            raise ValueError(f"warn_cards must be >= 0, got {warn_cards}")
         if zero_weight < 0:
             raise ValueError(f"zero_weight must be >= 0, got {zero_weight}")
-        self.warn_threshold = None if warn_threshold is None else float(warn_threshold)
         self.warn_cards = int(warn_cards)
         self.zero_weight = float(zero_weight)
         self._short: Optional[_Shortlist] = None
@@ -445,7 +441,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         if not allowed.any():
             raise RuntimeError("no legal clue left in the vocabulary for this board")
 
-        warned = self._warned_rows(view, board, visible)
+        warned = self._warned_rows(view, board)
         utilities = []
         for k in range(1, len(self.partners) + 1):
             spread = board.spread(k) if self.standardise == "model" else None
@@ -524,11 +520,12 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     def best_option(self, view: SpymasterView) -> ClueOption:
         """The option this spymaster gives its clue from: the best one the single-clue checker
         also accepts, with what it expects of the clue; or a zero-clue warning (:meth:`warning`)."""
+        warning = self.warning(view)
+        if warning is not None:
+            return warning
         options = self.rank_clues(view, top=8)
         clue = self._emit([o.clue for o in options], view)
-        best = next(o for o in options if o.clue == clue)
-        warning = self.warning(view, best)
-        return best if warning is None else warning
+        return next(o for o in options if o.clue == clue)
 
     # -- zero-clue warnings ----------------------------------------------------------------------
 
@@ -536,57 +533,46 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     def _zero_clues(view: SpymasterView) -> list[str]:
         return [e.clue.word for e in view.history if not e.clue.unlimited and e.clue.count == 0]
 
-    def _board_z(self, board: BoardMatrices, rows: np.ndarray, k: int, columns: Union[np.ndarray, slice]) -> np.ndarray:
-        """(len(rows), columns) under partner model ``k``: each clue's similarities z-scored
-        across the cards ``rows`` (how far a card stands out for that clue to a guesser)."""
-        s = board.sim(k)[rows][:, columns]
+    @staticmethod
+    def _board_z(board: BoardMatrices, k: int, columns: Union[np.ndarray, slice]) -> np.ndarray:
+        """(cards, columns) under partner model ``k``: each clue's similarities z-scored across
+        the whole board, as the embedding guesser reads a clue (how far a card stands out)."""
+        s = board.sim(k)[:, columns]
         return (s - s.mean(axis=0)) / np.maximum(s.std(axis=0), 1e-9)
 
-    def _warned_rows(self, view: SpymasterView, board: BoardMatrices, visible: np.ndarray) -> Optional[list[np.ndarray]]:
+    def _warned_rows(self, view: SpymasterView, board: BoardMatrices) -> Optional[list[np.ndarray]]:
         """Per partner model, (cards,): how far my earlier zero clues push each card down in
         the partner's eyes (``zero_weight`` times its positive z for them); None without any."""
         words = [w for w in self._zero_clues(view) if w in self._vocab_index]
         if not words or self.zero_weight == 0:
             return None
-        rows = np.arange(len(board.words))
         out = []
         for k in range(1, len(self.partners) + 1):
             total = np.zeros(len(board.words), dtype=np.float32)
             for w in words:
-                z = self._board_z(board, rows, k, np.array([self._vocab_index[w]]))[:, 0]
+                z = self._board_z(board, k, np.array([self._vocab_index[w]]))[:, 0]
                 total += self.zero_weight * np.maximum(z, 0.0)
             out.append(total)
         return out
 
-    def warning(self, view: SpymasterView, best: ClueOption) -> Optional[ClueOption]:
-        """A zero clue ("word: 0") that points at the assassin, when this spymaster would rather
-        warn than clue: classic rules and the Kim protocol, at most ``warn_cards`` own cards
-        left, no warning given yet, and the partner models give the assassin at least
-        ``warn_threshold`` of the first guess for the best clue. The partner still guesses (at
-        least once, on the earlier clues' evidence) and from then on keeps away from the cards
-        the warning points at; the word is the legal one the assassin stands out most for, that
-        the own cards do not."""
-        if self.warn_threshold is None or view.game == "duet" or not view.own or len(view.own) > self.warn_cards:
+    def warning(self, view: SpymasterView) -> Optional[ClueOption]:
+        """A zero clue ("word: 0": none of ours relates to it) that points at the assassin,
+        given once, on the first turn with at most ``warn_cards`` own cards left; classic
+        rules and the Kim protocol, not Duet (its clock cannot spare the turn). The partner
+        must still guess once that turn, and from then on keeps away from the cards the word
+        points at (:class:`.guesser.EmbeddingGuesser` ``zero_weight``), above all the assassin,
+        which a guesser of another model otherwise takes for a clue now and then that the
+        partner models never foresee. The word is the legal one the assassin stands out most
+        for under the partner models, minus twice how much any own card does."""
+        if not self.warn_cards or view.game == "duet" or not view.own or len(view.own) > self.warn_cards:
             return None
         assassins = [w for w in view.assassins if w not in view.own]
         if not assassins or self._zero_clues(view):
             return None
         board = self._matrices(view)
-        col = board.column
-        i = self._vocab_index.get(best.word)
-        if i is None:
-            return None
-        rows = np.array(sorted(col[w] for w in view.visible if w not in view.partner_marked), dtype=np.intp)
-        a_rows = np.searchsorted(rows, [col[w] for w in assassins])
-        risk = 0.0
-        for k in range(1, len(self.partners) + 1):
-            logits = board.sim(k)[rows, i].astype(np.float64) / (self.temperature * board.spread(k))
-            p = np.exp(logits - logits.max())
-            risk += float(p[a_rows].sum() / p.sum()) / len(self.partners)
-        if risk < self.warn_threshold:
-            return None
-        own_rows = np.searchsorted(rows, [col[w] for w in view.own])
-        z = np.mean([self._board_z(board, rows, k, slice(None)) for k in range(1, len(self.partners) + 1)], axis=0)
+        a_rows = [board.column[w] for w in assassins]
+        own_rows = [board.column[w] for w in view.own]
+        z = np.mean([self._board_z(board, k, slice(None)) for k in range(1, len(self.partners) + 1)], axis=0)
         score = z[a_rows].max(axis=0) - 2.0 * np.maximum(z[own_rows].max(axis=0), 0.0)
         assert self._prior is not None
         score = score + self.prefer_common * self._prior
