@@ -550,8 +550,8 @@ def test_spymaster_warns_once_with_a_zero_clue_at_the_assassin_near_the_end():
     unwarned = spymaster(partner=[toy("a"), toy("b")]).rank_clues(dataclasses.replace(warned, history=()), top=20)
     same = next(o for o in unwarned if o.word == after.word)
     assert after.expected_cost < same.expected_cost
-    duet = dataclasses.replace(view, game="duet")
-    assert sm.warning(duet) is None
+    assert sm.warning(dataclasses.replace(view, game="duet")) is None  # the clocks of Duet and solo
+    assert sm.warning(dataclasses.replace(view, extra={"solo": True})) is None
     for bad in ({"warn_cards": -1}, {"zero_weight": -1.0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             spymaster(**bad)

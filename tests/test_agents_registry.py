@@ -119,10 +119,12 @@ def test_embedding_names_go_through_the_loader(monkeypatch):
         assert agent.backward_strength == registry.BACKWARD_STRENGTH > 0
         assert agent.assassin_backward == registry.ASSASSIN_BACKWARD > 0
         assert agent._backward_weights("duet") == (0.0, 0.0)  # not against Duet's clock
+        assert agent.warn_cards == registry.WARN_CARDS >= 9  # a zero-clue warning on the first turn
     assert make_spymaster("robust:backward_strength=0").backward_strength == 0.0
+    assert make_spymaster("robust:warn_cards=0").warn_cards == 0
     assert make_spymaster("robust:assassin_backward=0").assassin_backward == 0.0
-    mirror = make_spymaster("glove50:backward_strength=0,assassin_backward=0")  # the Kim et al. mirror setting
-    assert mirror.backward_strength == 0.0 and mirror.assassin_backward == 0.0
+    mirror = make_spymaster("glove50:backward_strength=0,assassin_backward=0,warn_cards=0")  # the Kim et al. mirror setting
+    assert mirror.backward_strength == 0.0 and mirror.assassin_backward == 0.0 and mirror.warn_cards == 0
     m = make_spymaster("minilm:partner=self")
     assert m.partners == [models["minilm"]]
     g = make_guesser("glove50:stop_threshold=1,duet_prior=false")

@@ -38,6 +38,9 @@ ASSASSIN_BACKWARD = 1.0
 # Neither in Duet, where they cost the clock more tempo than they save (see EmbeddingSpymaster).
 DUET_BACKWARD_STRENGTH = 0.0
 DUET_ASSASSIN_BACKWARD = 0.0
+# Every registry spymaster warns with a zero clue for the assassin on its first turn (classic
+# rules and the Kim protocol; never in Duet or solo): EmbeddingSpymaster.warning.
+WARN_CARDS = 9
 # The packaged models a leave-one-out robust spymaster (``robust:exclude=G``) draws on.
 LEAVE_ONE_OUT_POOL = ("minilm", "glove50", "wordllama", "e5small")
 
@@ -297,6 +300,7 @@ def make_spymaster(spec: str) -> Spymaster:
     checked.setdefault("assassin_backward", ASSASSIN_BACKWARD)
     checked.setdefault("duet_backward_strength", DUET_BACKWARD_STRENGTH)
     checked.setdefault("duet_assassin_backward", DUET_ASSASSIN_BACKWARD)
+    checked.setdefault("warn_cards", WARN_CARDS)
     return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
 
 

@@ -173,6 +173,11 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     temperature 0.75); 0 (default) keeps the plain mean. A spymaster learns its partner the way
     a person does, from public play only: the first clue of a game is unchanged.
 
+    ``warn_cards``: once, on the first turn with at most this many own cards left, warn
+    instead of clueing: a zero clue for the assassin (:meth:`warning`); 0 (the class
+    default) never. ``zero_weight``: how far the partner is expected to keep away from what
+    such a warning points at (the guesser's own ``zero_weight``), in standard deviations.
+
     Assassin Ending: once every own agent is covered, the assassin is the target.
     """
 
@@ -557,14 +562,19 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
 
     def warning(self, view: SpymasterView) -> Optional[ClueOption]:
         """A zero clue ("word: 0": none of ours relates to it) that points at the assassin,
-        given once, on the first turn with at most ``warn_cards`` own cards left; classic
-        rules and the Kim protocol, not Duet (its clock cannot spare the turn). The partner
-        must still guess once that turn, and from then on keeps away from the cards the word
-        points at (:class:`.guesser.EmbeddingGuesser` ``zero_weight``), above all the assassin,
-        which a guesser of another model otherwise takes for a clue now and then that the
-        partner models never foresee. The word is the legal one the assassin stands out most
-        for under the partner models, minus twice how much any own card does."""
-        if not self.warn_cards or view.game == "duet" or not view.own or len(view.own) > self.warn_cards:
+        given once, on the first turn with at most ``warn_cards`` own cards left.
+
+        Why: a guesser of another model now and then takes a clue for the assassin where none
+        of the partner models would (they put its chance near 0.1%). A warning costs one turn,
+        in which the partner still guesses once, and from then on the partner keeps away from
+        the cards the word points at (:class:`.guesser.EmbeddingGuesser` ``zero_weight``).
+        The word is the legal one the assassin stands out most for under the partner models,
+        minus twice how much any own card does. Classic rules and the Kim protocol only: the
+        clocks of Duet and of the solo variant cannot spare the turn.
+        """
+        if not self.warn_cards or view.game == "duet" or view.extra.get("solo"):
+            return None
+        if not view.own or len(view.own) > self.warn_cards:
             return None
         assassins = [w for w in view.assassins if w not in view.own]
         if not assassins or self._zero_clues(view):
