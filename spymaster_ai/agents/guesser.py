@@ -71,6 +71,11 @@ class EmbeddingGuesser:
     it won 83.6 / 81.9 / 85.2% of Kim-protocol games against 84.2 / 80.2 / 84.0% (5 models x
     200 games, G held out, seeds 11 / 7 / 13), 83.4% against 82.9% (500 games, seed 1) and
     83.2% against 82.8% (``leave_one_out_v10``); 2 did no better (82.8 / 81.7 / 85.7%). 0 turns it off.
+    ``zero_weight``: a zero clue ("word: 0", none of ours relates to it) is a warning for the
+    rest of the game: each card's score loses this many times its positive z-score for every
+    earlier zero clue (its own turn already steers away from it). The registry spymasters
+    warn about the assassin this way on their first turn (see
+    :meth:`.spymaster.EmbeddingSpymaster.warning`); 0 forgets a warning after its turn.
     """
 
     def __init__(
