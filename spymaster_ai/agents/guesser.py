@@ -27,6 +27,13 @@ _FOUND = frozenset({"own", "green"})
 _BASE_GREEN, _BASE_BLACK = 9 / 25, 3 / 25
 
 
+def _non_negative(name: str, value: float) -> float:
+    """``value``, or a ValueError naming the parameter when it is negative."""
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return value
+
+
 @dataclass(frozen=True)
 class CardScore:
     """One candidate card: raw similarity to the clue, its z-score on the board, final score."""
@@ -116,18 +123,10 @@ class EmbeddingGuesser:
             raise ValueError(f"hub_reference must be at least 2, got {hub_reference}")
         self.hub_correction = float(hub_correction)
         self.hub_reference = int(hub_reference)
-        if history_weight < 0:
-            raise ValueError(f"history_weight must be >= 0, got {history_weight}")
-        self.history_weight = float(history_weight)
-        if duet_extra_ratio < 0:
-            raise ValueError(f"duet_extra_ratio must be >= 0, got {duet_extra_ratio}")
-        self.duet_extra_ratio = float(duet_extra_ratio)
-        if endgame_cards < 0:
-            raise ValueError(f"endgame_cards must be >= 0, got {endgame_cards}")
-        self.endgame_cards = int(endgame_cards)
-        if zero_weight < 0:
-            raise ValueError(f"zero_weight must be >= 0, got {zero_weight}")
-        self.zero_weight = float(zero_weight)
+        self.history_weight = float(_non_negative("history_weight", history_weight))
+        self.duet_extra_ratio = float(_non_negative("duet_extra_ratio", duet_extra_ratio))
+        self.endgame_cards = int(_non_negative("endgame_cards", endgame_cards))
+        self.zero_weight = float(_non_negative("zero_weight", zero_weight))
         self._reference_words: Optional[tuple[str, ...]] = None
         self._card_stats: Optional[tuple[np.ndarray, np.ndarray]] = None
         self._board: tuple[str, ...] = ()
@@ -241,7 +240,7 @@ class EmbeddingGuesser:
             return {}
         out: dict[str, float] = {}
         for entry in self._earlier(view):
-            if entry.clue.unlimited or entry.clue.count != 0:
+            if not entry.clue.is_zero:
                 continue
             for w, z in self._z(view, entry.clue.word).items():
                 if z > 0:
@@ -383,7 +382,7 @@ class EmbeddingGuesser:
             return word if must or score >= self.sudden_death_threshold else None
 
         current = self._z(view, clue.word)
-        if not clue.unlimited and clue.count == 0:
+        if clue.is_zero:
             # "No card of ours relates to this word": steer away from it, or to leftovers.
             base = left or {w: 0.0 for w in candidates}
             if view.guesses_made == 0:

@@ -536,7 +536,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
 
     @staticmethod
     def _zero_clues(view: SpymasterView) -> list[str]:
-        return [e.clue.word for e in view.history if not e.clue.unlimited and e.clue.count == 0]
+        return [e.clue.word for e in view.history if e.clue.is_zero]
 
     @staticmethod
     def _board_z(board: BoardMatrices, k: int, columns: Union[np.ndarray, slice]) -> np.ndarray:

@@ -20,6 +20,11 @@ class Clue:
     def __str__(self) -> str:
         return f"{self.word}: {'unlimited' if self.unlimited else self.count}"
 
+    @property
+    def is_zero(self) -> bool:
+        """"word: 0": no card of the giver's relates to the word (a warning, RULES.md)."""
+        return not self.unlimited and self.count == 0
+
     def to_json(self) -> dict:
         return {"word": self.word, "count": self.count, "unlimited": self.unlimited}
 
