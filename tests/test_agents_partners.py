@@ -226,6 +226,38 @@ def test_duet_guesser_guesses_past_the_count_only_when_behind_the_clock():
         EmbeddingGuesser(toy(), duet_extra_ratio=-1.0)
 
 
+def test_duet_extra_guesses_weigh_the_clue_by_extra_slope_and_sudden_death_keeps_its_own():
+    """The odds the clock rule guesses on (``duet_odds``) raise a card's green log odds by
+    ``extra_slope`` times its z-score; ``sudden_death_probabilities`` by ``sudden_death_slope``
+    alone. A bolder slope makes a guesser behind the clock guess on where 1.0 would stop."""
+    side = ["bystander"] * len(BOARD)
+    side[BOARD.index("knife")] = "black"
+    behind = duet_turn_view(side, tokens_left=2, turns_played=8, greens_found=("apple", "paris", "moon", "oak"))
+    flat = EmbeddingGuesser(toy(), hub_correction=0.0, extra_slope=0.0).duet_odds(behind)
+    assert all(odds == (pytest.approx(5 / 13), pytest.approx(1 / 13)) for w, odds in flat.items() if w != "knife")
+    one = EmbeddingGuesser(toy(), hub_correction=0.0, extra_slope=1.0)
+    two = EmbeddingGuesser(toy(), hub_correction=0.0, extra_slope=2.0)
+    assert two.extra_slope == EmbeddingGuesser(toy()).extra_slope  # 2.0 is the default
+    odds1, odds2 = one.duet_odds(behind), two.duet_odds(behind)
+    z = one._z(behind, "fruit")
+    assert z["orange"] > 0 and odds2["orange"][0] > odds1["orange"][0] > 5 / 13
+    assert odds2["orange"][1] < odds1["orange"][1] < 1 / 13
+    # sudden death reads the partner's open clues with sudden_death_slope, whatever extra_slope is
+    hist = (ClueHistoryEntry("B", Clue("ocean", 2), ("paris",), ("bystander",)),)
+    sd = duet_sd_view(side, hist)
+    assert EmbeddingGuesser(toy(), hub_correction=0.0, extra_slope=0.0).sudden_death_probabilities(sd) == pytest.approx(
+        EmbeddingGuesser(toy(), hub_correction=0.0, extra_slope=5.0).sudden_death_probabilities(sd))
+    # a price between the two slopes' best odds: slope 2 guesses on, slope 1 stops
+    ratio1 = max(g / b for g, b in odds1.values())
+    ratio2 = max(g / b for g, b in odds2.values())
+    assert ratio2 > ratio1
+    extra = (ratio1 * ratio2) ** 0.5 / one._clock_ratio(behind)
+    assert EmbeddingGuesser(toy(), hub_correction=0.0, extra_slope=1.0, duet_extra_ratio=extra).next_guess(behind) is None
+    assert EmbeddingGuesser(toy(), hub_correction=0.0, extra_slope=2.0, duet_extra_ratio=extra).next_guess(behind) == "orange"
+    with pytest.raises(ValueError, match="extra_slope"):
+        EmbeddingGuesser(toy(), extra_slope=-1.0)
+
+
 def test_duet_guesser_view_tells_the_turns_played():
     from spymaster_ai.rules.duet import DuetGame
     from spymaster_ai.rules.cards import generate_duet_key
