@@ -72,10 +72,9 @@ class EmbeddingGuesser:
     ``extra_slope``: in those odds, the green log odds rise by this times the card's positive
     z-score (sudden death has its own ``sudden_death_slope``). 2.0 rather than 1.0 guesses
     on more often behind the clock: with a robust spymaster that never saw the guesser's model,
-    11.5 / 9.9 / 9.9% of Duet games won instead of 9.2 / 8.3 / 7.5% (5 models x 300 games,
-    seeds 11 / 7 / 13; seed 11 with the slope in sudden death too, which alone made no
-    difference). Those extra guesses are green about 35% of the time and black about 15%, but
-    a pair that far behind the clock loses without them. 3 or 4 won no more and cost
+    11.4 / 9.9 / 9.9% of Duet games won instead of 9.2 / 8.3 / 7.5% (5 models x 300 games,
+    seeds 11 / 7 / 13). Those extra guesses are green about 35% of the time and black about
+    15%, but a pair that far behind the clock loses without them. 3 or 4 won no more and cost
     a mirror GloVe pair 3 points (98.0 -> 95.3 / 94.7%, 300 games); 2 cost it 0.7.
     ``endgame_cards``: classic and Kim protocol, while at most this many of my agents are
     hidden (``GuesserView.own_left``), the first guess of a clue adds the full z-scores of every
