@@ -21,7 +21,6 @@ from .clue_space import BoardMatrices, ClueVocabularyAgent
 from .duet_clock import DUET_GREENS
 from .partner_model import expected_outcome
 from .clue_space import _spread
-from .legal_clues import is_legal
 from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel
 
 _FOUND = frozenset({"own", "green"})
@@ -551,14 +550,11 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         words = [w for w in self._zero_clues(view) if w in self._vocab_index]
         if not words or self.zero_weight == 0:
             return None
-        out = []
-        for k in range(1, len(self.partners) + 1):
-            total = np.zeros(len(board.words), dtype=np.float32)
-            for w in words:
-                z = self._board_z(board, k, np.array([self._vocab_index[w]]))[:, 0]
-                total += self.zero_weight * np.maximum(z, 0.0)
-            out.append(total)
-        return out
+        columns = np.array([self._vocab_index[w] for w in words])
+        return [
+            (self.zero_weight * np.maximum(self._board_z(board, k, columns), 0.0).sum(axis=1)).astype(np.float32)
+            for k in range(1, len(self.partners) + 1)
+        ]
 
     def warning(self, view: SpymasterView) -> Optional[ClueOption]:
         """A zero clue ("word: 0": none of ours relates to it) that points at the assassin,
@@ -588,14 +584,14 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         score = score + self.prefer_common * self._prior
         allowed = board.legal.mask(view.visible) & ~self._banned(view)
         score = np.where(allowed, score, -np.inf)
-        for j in np.argsort(-score)[:8]:
-            if not np.isfinite(score[j]):
-                break
-            clue = Clue(self.vocabulary[j], 0)
-            if is_legal(clue, view.visible):
-                worst = assassins[int(np.argmax(z[a_rows, j]))]
-                return ClueOption(clue.word, 0, (), float(score[j]), 0.0, 0.0, worst, float(z[a_rows, j].max()))
-        return None
+        top = [j for j in np.argsort(-score)[:8] if np.isfinite(score[j])]
+        try:
+            clue = self._emit([Clue(self.vocabulary[j], 0) for j in top], view)
+        except RuntimeError:  # no legal word among the best: no warning
+            return None
+        j = self._vocab_index[clue.word]
+        worst = assassins[int(np.argmax(z[a_rows, j]))]
+        return ClueOption(clue.word, 0, (), float(score[j]), 0.0, 0.0, worst, float(z[a_rows, j].max()))
 
     def give_clue(self, view: SpymasterView) -> Clue:
         return self.best_option(view).clue
