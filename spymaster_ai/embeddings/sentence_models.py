@@ -45,11 +45,17 @@ def _load_sentence_transformer(folder: Path) -> Any:
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging as hf_logging
 
+    # Quiet while loading: no progress bars, and no "LOAD REPORT" table (transformers 5 logs
+    # one as a warning for the packaged MiniLM's unused position_ids buffer, which is harmless
+    # and would otherwise open every command's output).
     bar_was_on = hf_logging.is_progress_bar_enabled()
+    verbosity = hf_logging.get_verbosity()
     hf_logging.disable_progress_bar()
+    hf_logging.set_verbosity_error()
     try:
         return SentenceTransformer(str(folder), device="cpu")
     finally:
+        hf_logging.set_verbosity(verbosity)
         if bar_was_on:
             hf_logging.enable_progress_bar()
 
