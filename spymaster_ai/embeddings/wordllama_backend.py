@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import EmbeddingError
+from .base import EmbeddingError, clean_words
 from .encoded import Advance, EncodedEmbedding
 from .keyed_vectors import hashed_vector
 from .vocabulary import Vocabulary
@@ -64,6 +64,13 @@ class WordLlamaEmbedding(EncodedEmbedding):
 
     def _native_mask(self, words: list[str]) -> list[bool]:
         return [len(ids) == 1 for ids in self._token_ids(words)]
+
+    def reads(self, word: str) -> bool:
+        """Any word made of tokens: WordLlama embeds every text as the mean of its tokens, so
+        a word of several tokens ("android") is read the way the model reads anything. It
+        does not *know* it (:meth:`knows`: one token), so it never offers it as its own clue."""
+        (word,) = clean_words([word])
+        return bool(word) and bool(self._token_ids([word])[0])
 
     def _encode(self, words: list[str], advance: Advance) -> np.ndarray:
         # Sequential float64 sums per word: a word's vector never depends on its batch.
