@@ -8,6 +8,7 @@ against shark=(animal+water) 1/sqrt(2) = 0.707, against every other card 0.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from spymaster_ai.eval.human_metrics import (
 FIXTURES = Path(__file__).parent / "fixtures" / "human_duet"
 TOY_AGENTS = FIXTURES / "toy_agents.py"
 sys.path.insert(0, str(FIXTURES))
+from toy_agents import VECTORS as TOY_VECTORS  # noqa: E402
 from toy_agents import ProtocolOnlyGuesser, ToyGuesser, ToySpymaster, toy_embedding  # noqa: E402
 
 
@@ -249,6 +251,34 @@ def test_protocol_only_guesser_ranks_by_repeated_next_guess(data, toy):
     with pytest.raises(Unscorable) as info:
         toy.rank_cards(("lion", "whale"), "zzyzx")
     assert info.value.reason == "clue-unknown"
+
+
+def test_a_clue_the_guesser_reads_but_does_not_know_is_scored():
+    """WordLlama knows single-token words only but reads any word, and plays that way: the
+    evaluation scores it on the same clues as in play, not on the ones it knows best."""
+
+    class Composing(type(toy_embedding())):
+        def knows(self, word):
+            return word != "ocean" and super().knows(word)
+
+    class Reads(Composing):
+        def reads(self, word):
+            return super(Composing, self).knows(word)
+
+    for embedding, scorable in ((Composing(*_toy_parts()), False), (Reads(*_toy_parts()), True)):
+        guesser = ToyGuesser()
+        guesser.embedding = embedding
+        adapter = AgentAdapter(guesser, None, name="composing")
+        if scorable:
+            assert adapter.rank_cards(("lion", "whale"), "ocean")[0] == "whale"
+        else:
+            with pytest.raises(Unscorable, match="cannot read 'ocean'"):
+                adapter.rank_cards(("lion", "whale"), "ocean")
+
+
+def _toy_parts():
+    data = json.loads(TOY_VECTORS.read_text(encoding="utf-8"))
+    return data["vectors"], data["clue_vocabulary"]
 
 
 def test_registry_specs_and_roles_missing(data):

@@ -13,8 +13,10 @@ adapter builds the Duet view a player would have had and asks:
   ``rules.legality`` (RULES.md §4), else the turn is unscorable and counted.
 * (c) ``Spymaster.rank_clues(view, top=1)[0].targets`` with the side's green cards as own.
 
-The embedding is used directly only to tell whether the guesser knows a clue word natively
-(``embedding.knows``): a clue it does not know is unscorable, not a guess on noise.
+The embedding is used directly only to tell whether the guesser can read a clue word
+(``embedding.reads``, else ``knows``: GloVe reads only its own words, WordLlama any word as
+the mean of its tokens, as it does in play): a clue it cannot read is unscorable, not a guess
+on noise.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol, Sequence
 
+from ..agents.vocabulary import reads
 from ..rules.moves import Clue
 from ..views import GuesserView, SpymasterView
 
@@ -129,8 +132,8 @@ class AgentAdapter:
         if self.guesser is None:
             raise Unscorable("no-guesser", self.guesser_note)
         emb = self.embedding
-        if emb is not None and callable(getattr(emb, "knows", None)) and not emb.knows(clue):
-            raise Unscorable("clue-unknown", f"{self.name} does not know {clue!r}")
+        if emb is not None and callable(getattr(emb, "knows", None)) and not reads(emb, clue):
+            raise Unscorable("clue-unknown", f"{self.name} cannot read {clue!r}")
         self.guesser.reset(self.seed)
         method = getattr(self.guesser, "rank_cards", None)
         if callable(method):

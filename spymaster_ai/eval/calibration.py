@@ -19,6 +19,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from ..agents.vocabulary import reads
 from .adapter import Unscorable
 from .human_data import GuessTurn
 from .human_join import guess_games
@@ -96,8 +97,8 @@ class CalibratedGuesser:
 
     def _check(self, clue: str) -> None:
         for m in self.models:
-            if not m.knows(clue):
-                raise Unscorable("clue-unknown", f"{getattr(m, 'name', 'a model')} does not know {clue!r}")
+            if not reads(m, clue):
+                raise Unscorable("clue-unknown", f"{getattr(m, 'name', 'a model')} cannot read {clue!r}")
 
     @staticmethod
     def _scale(model: Any) -> tuple[float, float]:
