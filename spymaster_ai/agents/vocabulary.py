@@ -1,7 +1,7 @@
 """The words a spymaster may say, and how common each one is.
 
 Why a separate step: the clue vocabulary is fixed for an agent's lifetime, so filtering it
-(one plain word, that every model the agent consults can read) and looking up its
+(one plain word that every model the agent consults can read) and looking up its
 frequency prior happen once, not per game or per clue.
 """
 
@@ -96,9 +96,9 @@ def clue_candidates(
     """The first ``size`` clue-shaped words of ``models[0]``'s vocabulary that every other model
     reads (:func:`reads`).
 
-    Why "reads" and not "knows": a partner model only scores a candidate. WordLlama knows only
-    single-token words, which cut every robust spymaster with it in its pool down to 3,171
-    clue words instead of 7,337; it reads any word, as the mean of the word's tokens.
+    Why "reads" and not "knows": a partner model only scores a candidate. WordLlama knows
+    single-token words only (requiring that would leave a robust spymaster with it in its pool
+    3,171 clue words instead of 7,337), but reads any word as the mean of its tokens.
 
     With ``min_zipf`` set, only common base forms (:func:`is_common_word`) qualify; ``None``
     keeps every clue-shaped word (the unfiltered vocabulary, for comparisons).
