@@ -248,12 +248,13 @@ def test_history_memory_skips_earlier_clues_and_pending_targets():
 
 def test_duet_partner_marked_cards_are_not_feared():
     emb = toy()
-    # ORANGE is my black card near "fruit"; once the partner has marked it (it guessed it as a
-    # bystander on my side -- here we only test the guessable set), "fruit" ...
+    # ORANGE is a bystander near "fruit" (given a cost here: by default a Duet bystander costs
+    # nothing beyond the turn); once the partner has marked it, it will not guess it again
+    # -- here we only test the guessable set -- so "fruit" ...
     view = spy_view(own=("apple",), assassins=(), game="duet")
     marked = spy_view(own=("apple",), game="duet", partner_marked=("orange",))
-    a = {o.word: o for o in EmbeddingSpymaster(emb, prefer_common=0.0).rank_clues(view, top=9)}
-    b = {o.word: o for o in EmbeddingSpymaster(emb, prefer_common=0.0).rank_clues(marked, top=9)}
+    a = {o.word: o for o in EmbeddingSpymaster(emb, prefer_common=0.0, bystander_cost=0.5).rank_clues(view, top=9)}
+    b = {o.word: o for o in EmbeddingSpymaster(emb, prefer_common=0.0, bystander_cost=0.5).rank_clues(marked, top=9)}
     assert b["fruit"].expected_cost < a["fruit"].expected_cost
     assert b["fruit"].expected_found > a["fruit"].expected_found
 

@@ -12,7 +12,7 @@ import pytest
 from spymaster_ai.agents.clue_space import BoardMatrices
 from spymaster_ai.agents.guesser import EmbeddingGuesser
 from spymaster_ai.agents.registry import AgentSpecError, _without
-from spymaster_ai.agents.spymaster import EmbeddingSpymaster
+from spymaster_ai.agents.spymaster import DEFAULT_COSTS, DUET_EXTRA_TURN_COST, EmbeddingSpymaster
 from spymaster_ai.agents.toy import ToyEmbedding
 from spymaster_ai.agents.vocabulary import clue_candidates, is_base_form, is_common_word, lemmas
 from spymaster_ai.rules.moves import Clue
@@ -170,6 +170,28 @@ def test_duet_countdown_raises_the_count_when_the_tokens_run_short():
     late = duet_view(own, 2, 6, 7)
     assert sm.rank_clues(late)[0].count >= 3
     assert spymaster(risk=0.2, countdown=False).rank_clues(late)[0].count <= 2
+
+
+def test_a_duet_bystander_costs_nothing_while_a_bystander_face_token_is_left():
+    """RULES.md §3: a bystander's mark is the turn's own token (bystander face); a mission that
+    has spent those pays two marked-face tokens (one more turn), or loses with fewer left."""
+    own = ("apple", "orange", "piano", "guitar", "oak")
+    sm = spymaster()
+    board = sm._matrices(duet_view(own, 9, 15, 0))
+    paris = board.column["paris"]
+
+    def bystander_cost(agent, **tokens):
+        view = duet_view(own, 5, 10, 4)
+        view = dataclasses.replace(view, extra={**view.extra, **tokens})
+        return float(agent._card_costs(view, board, own)[paris])
+
+    assert bystander_cost(sm) == 0.0  # the standard game: every token is bystander-face
+    assert bystander_cost(sm, bystander_tokens_left=1, marked_tokens_left=4) == 0.0
+    assert bystander_cost(sm, bystander_tokens_left=0, marked_tokens_left=4) == DUET_EXTRA_TURN_COST
+    assert bystander_cost(sm, bystander_tokens_left=0, marked_tokens_left=1) == DEFAULT_COSTS["duet"]["assassin"]
+    assert bystander_cost(spymaster(bystander_cost=0.5)) == 0.5  # an explicit cost always holds
+    classic = classic_view(own=own, assassins=("knife",))
+    assert float(sm._card_costs(classic, sm._matrices(classic), own)[paris]) == DEFAULT_COSTS["classic"]["bystander"]
 
 
 def test_choose_cover_takes_the_opponent_card_closest_to_our_targets():

@@ -29,13 +29,18 @@ _FOUND = frozenset({"own", "green"})
 # and real people (human Duet split) best, so no model is ruled out by one misread.
 _ADAPT_TEMPERATURE = 0.75
 
-# What guessing a wrong card costs, in own cards: the assassin (Duet: a black card) loses the
-# game, an opponent agent gives the other team a card and ends the turn, a bystander ends the
-# turn (Duet: spends a timer token, i.e. a turn).
+# What guessing a wrong card costs, in own cards, beyond the guesses it cuts short (those are
+# already missing from the expected finds): the assassin (Duet: a black card) loses the game,
+# an opponent agent gives the other team a card and ends the turn, a bystander ends the turn.
+# A Duet bystander costs nothing more while a bystander-face timer token is left: its mark is
+# the token the turn takes anyway (see EmbeddingSpymaster._duet_bystander_cost).
 DEFAULT_COSTS: dict[str, dict[str, float]] = {
     "classic": {"assassin": 10.0, "opponent": 1.0, "bystander": 0.25},
-    "duet": {"assassin": 10.0, "opponent": 1.0, "bystander": 0.5},
+    "duet": {"assassin": 10.0, "opponent": 1.0, "bystander": 0.0},
 }
+# Duet missions, once their bystander-face tokens are spent: a bystander takes two tokens, one
+# more turn (about what a turn finds, in own cards).
+DUET_EXTRA_TURN_COST = 1.5
 
 
 @dataclass(frozen=True)
@@ -273,6 +278,8 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
 
     def _card_costs(self, view: SpymasterView, board: BoardMatrices, targets: tuple[str, ...]) -> np.ndarray:
         costs = dict(DEFAULT_COSTS["duet" if view.game == "duet" else "classic"])
+        if view.game == "duet":
+            costs["bystander"] = self._duet_bystander_cost(view, costs)
         costs.update(self.costs)
         out = np.zeros(len(board.words), dtype=np.float32)
         aimed = set(targets)
@@ -281,6 +288,18 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
                 if w not in aimed:
                     out[board.column[w]] = costs[kind]
         return out
+
+    @staticmethod
+    def _duet_bystander_cost(view: SpymasterView, costs: dict[str, float]) -> float:
+        """Duet: a bystander's mark is paid with a bystander-face timer token, the turn's own
+        token, so it costs nothing beyond the turn while one is left (the standard game: every
+        token). A mission that has spent them pays two marked-face tokens instead (one more
+        turn: :data:`DUET_EXTRA_TURN_COST`), and loses with fewer than two left."""
+        if int(view.extra.get("bystander_tokens_left", 1)) > 0:
+            return costs["bystander"]
+        if int(view.extra.get("marked_tokens_left", 0)) >= 2:
+            return DUET_EXTRA_TURN_COST
+        return costs["assassin"]
 
     @staticmethod
     def _targets(view: SpymasterView) -> tuple[str, ...]:
