@@ -229,6 +229,46 @@ def test_the_ai_spymaster_keeps_its_targets_secret_until_the_end():
     assert any(f"{first_clue.upper()} -> {first_target.upper()}" in t for t in lines)
 
 
+class WarningSpymaster(ScriptedSpymaster):
+    """Opens with a zero clue (as the registry spymasters warn about the assassin), then clues."""
+
+    def give_clue(self, view: SpymasterView) -> Clue:
+        if not view.history:
+            self.views.append(view)
+            return Clue(next(self._options(view)).word, 0)
+        return super().give_clue(view)
+
+
+@pytest.mark.parametrize("settings", [PlaySettings(mode="classic", seed=5, role="guesser"), PlaySettings(mode="duet", seed=7)], ids=_id)
+def test_an_ai_zero_clue_is_explained_to_the_human_once(settings):
+    game, labels = new_game(settings)
+    agents = {r: WarningSpymaster() if r.endswith("spymaster") else RecordingGuesser() for r in ai_roles(settings)}
+    session = Session(settings, game, agents, labels)
+    _, events, _ = play_out(session)
+    texts = [e.text for e in events]
+    clues = [i for i, t in enumerate(texts) if " the clue: " in t]
+    zeros = [i for i in clues if texts[i].endswith(": 0")]
+    assert zeros and len(zeros) < len(clues)  # each AI spymaster's first clue only
+    for i in clues:
+        explained = texts[i + 1].startswith("A zero clue")
+        assert explained == (i in zeros)
+        if explained:
+            note, word = events[i + 1], texts[i].split("clue: ")[1].split(":")[0]
+            assert note.kind == "info" and f"relates to {word}" in note.text
+            assert "at least one guess is still due" in note.text
+            team = "red" if texts[i].startswith("Your") else "blue"
+            assert (f"none of the {team} agents" if settings.mode == "classic" else "none of the words green on its side") in note.text
+
+
+def test_a_humans_zero_clue_gets_no_explanation():
+    session = start(PlaySettings(mode="classic", seed=6, role="spymaster", team="red"))
+    session.advance()
+    word = a_legal_clue(session).split()[0]
+    reply = session.answer(f"{word} 0")
+    assert reply.moved
+    assert not any(e.text.startswith("A zero clue") for e in reply.events)
+
+
 def test_the_ai_guesser_tells_a_classic_spymaster_its_confidence_but_says_nothing_in_duet():
     classic = start(PlaySettings(mode="solo", seed=13, role="spymaster"))
     _, events, _ = play_out(classic)

@@ -631,6 +631,7 @@ class Session:
             result = g.give_clue(move.clue)
             self.clues.append(ClueLine(self._giver_name(actor), str(result.clue)))
             out.append(Event(kind, f"{who} give{'' if actor.human else 's'} the clue: {str(result.clue).upper()}"))
+            out.extend(self._zero_clue_note(actor, result.clue, f"the {actor.team.value} agents"))
             if result.penalised:
                 reason = getattr(result.verdict, "reason", "refused by the legality checker")
                 self.clues[-1] = ClueLine(self.clues[-1].giver, self.clues[-1].clue, note="illegal: penalised")
@@ -678,6 +679,16 @@ class Session:
             raise SessionError(f"unknown move {move.kind!r}")
         return out
 
+    @staticmethod
+    def _zero_clue_note(actor: _Actor, clue: Clue, whose: str) -> list[Event]:
+        """What an AI's zero clue means, said once to the human: the AI spymasters open with
+        one as a warning about the assassin (see ``EmbeddingSpymaster.warning``), and a
+        player who has not met the convention would read it as a lost turn."""
+        if actor.human or not clue.is_zero:
+            return []
+        return [Event("info", f"A zero clue: none of {whose} relates to {clue.word.upper()}. It warns you to keep "
+                              f"away from the cards it calls to mind; at least one guess is still due.")]
+
     def _giver_name(self, actor: _Actor) -> str:
         if actor.human:
             return "you"
@@ -703,6 +714,7 @@ class Session:
             result = g.give_clue(actor.player, move.clue)
             self.clues.append(ClueLine(self._giver_name(actor), str(result.clue)))
             out.append(Event(kind, f"{who} give{s} the clue: {str(result.clue).upper()}"))
+            out.extend(self._zero_clue_note(actor, result.clue, "the words green on its side"))
             if result.penalised:
                 reason = getattr(result.verdict, "reason", "refused by the legality checker")
                 self.clues[-1] = ClueLine(self.clues[-1].giver, self.clues[-1].clue, note="illegal: 1 token discarded")
