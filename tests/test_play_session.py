@@ -256,6 +256,8 @@ def test_an_ai_zero_clue_is_explained_to_the_human_once(settings):
             note, word = events[i + 1], texts[i].split("clue: ")[1].split(":")[0]
             assert note.kind == "info" and f"relates to {word}" in note.text
             assert "at least one guess is still due" in note.text
+            mine = settings.mode == "duet" or texts[i].startswith("Your")
+            assert ("It warns you " if mine else "It warns its guesser ") in note.text
             team = "red" if texts[i].startswith("Your") else "blue"
             assert (f"none of the {team} agents" if settings.mode == "classic" else "none of the words green on its side") in note.text
 

@@ -679,15 +679,16 @@ class Session:
             raise SessionError(f"unknown move {move.kind!r}")
         return out
 
-    @staticmethod
-    def _zero_clue_note(actor: _Actor, clue: Clue, whose: str) -> list[Event]:
-        """What an AI's zero clue means, said once to the human: the AI spymasters open with
-        one as a warning about the assassin (see ``EmbeddingSpymaster.warning``), and a
-        player who has not met the convention would read it as a lost turn."""
+    def _zero_clue_note(self, actor: _Actor, clue: Clue, whose: str) -> list[Event]:
+        """What an AI's zero clue means, said right after it: the AI spymasters open with one
+        as a warning about the assassin (see ``EmbeddingSpymaster.warning``), and a player
+        who has not met the convention would read it as a lost turn."""
         if actor.human or not clue.is_zero:
             return []
-        return [Event("info", f"A zero clue: none of {whose} relates to {clue.word.upper()}. It warns you to keep "
-                              f"away from the cards it calls to mind; at least one guess is still due.")]
+        mine = self.is_duet or self.settings.solo or actor.team is Team(self.settings.team)
+        return [Event("info", f"A zero clue: none of {whose} relates to {clue.word.upper()}. It warns "
+                              f"{'you' if mine else 'its guesser'} to keep away from the cards it calls to mind; "
+                              f"at least one guess is still due.")]
 
     def _giver_name(self, actor: _Actor) -> str:
         if actor.human:
