@@ -1,0 +1,151 @@
+"""Table 9: where Duet games are won and lost, guess by guess, in a leave-one-out run.
+
+Why: a Duet pair must find 15 greens with 9 timer tokens, 15 / 9 = 1.67 greens per clue
+(sudden death aside). The leave-one-out table says how often each pair wins; this one says
+why, from the same games: finds per clue, and the share of green, bystander and black cards
+among first guesses, later guesses within the count, guesses past the count and sudden-death
+guesses. Each game record is replayed through ``DuetGame`` (the engine judges every guess,
+so the figures are the rules' own, not a re-derivation from the key).
+
+    python experiments/duet_anatomy.py --results experiments/results/leave_one_out_v15 \\
+        --out experiments/results/duet_anatomy_v15.md
+
+``--results`` is the output folder of ``leave_one_out.py`` (its per-game JSON-lines files,
+which git does not keep: run that script first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from spymaster_ai.rules.duet import DuetGame
+from spymaster_ai.rules.moves import Clue
+
+PLACES = ("first", "within", "past", "sudden death")
+OUTCOMES = ("green", "bystander", "black")
+CLOCK = 15 / 9  # greens per clue the standard game needs
+
+
+@dataclass
+class Anatomy:
+    """Counts over the games of one cell."""
+
+    games: int = 0
+    wins: int = 0
+    clues: int = 0
+    greens: int = 0  # found on clues (sudden death apart)
+    guesses: dict[str, Counter] = field(default_factory=lambda: {p: Counter() for p in PLACES})
+
+    def add_game(self, line: dict) -> None:
+        """Replay one game of a results file and count each guess by its place in the turn."""
+        record = line["record"]
+        game = DuetGame.from_config(record["config"])
+        count, made = 0, 0
+        for action in record["actions"]:
+            kind = action["type"]
+            if kind == "clue":
+                game.replay([action])
+                self.clues += 1
+                count, made = int(Clue.from_json(action).count), 0
+                continue
+            if kind == "guess":
+                result = game.guess(action["word"])
+                made += 1
+                place = "first" if made == 1 else ("within" if made <= count else "past")
+                self.greens += int(result.identity.value == "green")
+            elif kind == "sd_guess":
+                result = game.sudden_death_guess(action["player"], action["word"])
+                place = "sudden death"
+            else:
+                game.replay([action])
+                continue
+            self.guesses[place][result.identity.value] += 1
+        if bool(line["won"]) != bool(game.winner):
+            raise ValueError(f"game {line.get('index')}: the replay's result differs from the file's")
+        self.games += 1
+        self.wins += int(bool(line["won"]))
+
+
+def cell_kind(path: Path, guesser: str) -> str:
+    """'mirror', 'robust', 'robust, family' or 'single' from a leave-one-out cell's file name."""
+    stem = path.name
+    if stem.startswith(f"{guesser}__{guesser}__"):
+        return "mirror"
+    if stem.startswith(f"robust_exclude={guesser}_"):
+        return "robust"
+    if stem.startswith("robust_exclude="):
+        return "robust, family"
+    return "single"
+
+
+def anatomy_of(files: Iterable[Path]) -> Anatomy:
+    out = Anatomy()
+    for path in files:
+        with path.open() as handle:
+            for text in handle:
+                if text.strip():
+                    out.add_game(json.loads(text))
+    return out
+
+
+def _share(counter: Counter) -> str:
+    total = sum(counter.values())
+    if not total:
+        return "-"
+    return " / ".join(f"{100 * counter[o] / total:.1f}" for o in OUTCOMES) + f" (n={total})"
+
+
+def table(results: Path) -> str:
+    """The markdown table for every guesser G in a leave-one-out results folder."""
+    duet = results / "duet"
+    if not duet.is_dir():
+        raise SystemExit(f"{duet}: no Duet cells here (run experiments/leave_one_out.py first)")
+    lines = [
+        f"Duet anatomy of `{results.name}`: every guess replayed through the engine.",
+        f"A pair needs {CLOCK:.2f} greens per clue (15 greens, 9 tokens). Each guess column: "
+        "green / bystander / black % of those guesses on the clue giver's side (sudden death: "
+        "the other side's).",
+        "",
+        "| guesser G | spymaster | games | wins % | greens per clue | first guess | later, within the count "
+        "| past the count | sudden death |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for g_dir in sorted(p for p in duet.iterdir() if p.is_dir()):
+        guesser = g_dir.name
+        groups: dict[str, list[Path]] = {}
+        for path in sorted(g_dir.glob("*.jsonl")):
+            groups.setdefault(cell_kind(path, guesser), []).append(path)
+        for kind in ("mirror", "single", "robust", "robust, family"):
+            if kind not in groups:
+                continue
+            a = anatomy_of(groups[kind])
+            label = {"single": "each other single model (pooled)", "robust": "robust, G held out",
+                     "robust, family": "robust, G's family held out"}.get(kind, kind)
+            per_clue = a.greens / a.clues if a.clues else 0.0
+            lines.append(
+                f"| `{guesser}` | {label} | {a.games} | {100 * a.wins / max(a.games, 1):.1f} | {per_clue:.2f} | "
+                + " | ".join(_share(a.guesses[p]) for p in PLACES) + " |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", type=Path, required=True, help="a leave_one_out.py output folder")
+    ap.add_argument("--out", type=Path, help="write the markdown table here (default: print it)")
+    args = ap.parse_args()
+    text = table(args.results)
+    if args.out:
+        args.out.write_text(text)
+        print(f"wrote {args.out}")
+    else:
+        print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
