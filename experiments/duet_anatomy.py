@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from spymaster_ai.rules.duet import DuetGame
-from spymaster_ai.rules.moves import Clue
+from spymaster_ai.rules.duet import MISSIONS, TOTAL_GREENS, DuetGame
 
 PLACES = ("first", "within", "past", "sudden death")
 OUTCOMES = ("green", "bystander", "black")
-CLOCK = 15 / 9  # greens per clue the standard game needs
+STANDARD_TOKENS = MISSIONS["prague"][0]
+CLOCK = TOTAL_GREENS / STANDARD_TOKENS  # greens per clue the standard game needs
 
 
 @dataclass
@@ -51,7 +51,7 @@ class Anatomy:
             if kind == "clue":
                 game.replay([action])
                 self.clues += 1
-                count, made = int(Clue.from_json(action).count), 0
+                count, made = int(action["count"]), 0
                 continue
             if kind == "guess":
                 result = game.guess(action["word"])
@@ -107,7 +107,7 @@ def table(results: Path) -> str:
         raise SystemExit(f"{duet}: no Duet cells here (run experiments/leave_one_out.py first)")
     lines = [
         f"Duet anatomy of `{results.name}`: every guess replayed through the engine.",
-        f"A pair needs {CLOCK:.2f} greens per clue (15 greens, 9 tokens). Each guess column: "
+        f"A pair needs {CLOCK:.2f} greens per clue ({TOTAL_GREENS} greens, {STANDARD_TOKENS} tokens). Each guess column: "
         "green / bystander / black % of those guesses on the clue giver's side (sudden death: "
         "the other side's).",
         "",

@@ -409,6 +409,11 @@ class Session:
             return _Actor("human" if player is Player.A else "b_guesser", "sudden_death", player=player)
         raise SessionError(f"no move in phase {g.phase.value}")
 
+    def _on_my_side(self, actor: _Actor) -> bool:
+        """The player plays with the human: the Duet partner, the solo teammate, or a player
+        of the human's team (not the other team's AI)."""
+        return self.is_duet or self.settings.solo or actor.team is Team(self.settings.team)
+
     def _who(self, actor: _Actor) -> str:
         """How a player is named in messages."""
         if actor.human:
@@ -418,7 +423,7 @@ class Session:
         if actor.role == "opponent":
             return "The simulated opponent"
         role = actor.role.split("_")[-1]
-        if self.settings.solo or actor.team is Team(self.settings.team):
+        if self._on_my_side(actor):
             return f"Your AI {role}"
         return f"The {actor.team.value} AI {role}"
 
@@ -685,9 +690,8 @@ class Session:
         who has not met the convention would read it as a lost turn."""
         if actor.human or not clue.is_zero:
             return []
-        mine = self.is_duet or self.settings.solo or actor.team is Team(self.settings.team)
         return [Event("info", f"A zero clue: none of {whose} relates to {clue.word.upper()}. It warns "
-                              f"{'you' if mine else 'its guesser'} to keep away from the cards it calls to mind; "
+                              f"{'you' if self._on_my_side(actor) else 'its guesser'} to keep away from the cards it calls to mind; "
                               f"at least one guess is still due.")]
 
     def _giver_name(self, actor: _Actor) -> str:
@@ -697,7 +701,7 @@ class Session:
             return "AI"
         if self.settings.solo:
             return "AI"
-        return f"{actor.team.value} AI" if actor.team is not Team(self.settings.team) else "your AI"
+        return "your AI" if self._on_my_side(actor) else f"{actor.team.value} AI"
 
     def _log_guess(self, card: str, outcome: str) -> None:
         if self.clues:
