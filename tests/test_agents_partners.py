@@ -344,6 +344,20 @@ def test_exclude_builds_a_partner_without_the_held_out_model():
         _without("s", "minilm", "minilm", "glove50")
 
 
+@pytest.mark.parametrize("exclude", ["nosuchmodel", "glove", "minilm+nosuchmodel"])
+def test_exclude_refuses_a_name_that_excludes_nothing(exclude):
+    """A typo would run the full pool under the label of an ablation."""
+    with pytest.raises(AgentSpecError, match="no known model"):
+        _without(f"robust:exclude={exclude}", exclude, None, None)
+
+
+def test_exclude_matches_model_names_in_any_case():
+    own, partner = _without("robust:exclude=GloVe50", "GloVe50", None, None)
+    assert "glove50" not in partner.split("+") and own != "glove50"
+    with pytest.raises(AgentSpecError, match="excluded"):
+        _without("s", "MiniLM", None, "minilm+glove50")
+
+
 def test_hub_correction_standardises_each_card_over_the_vocabulary():
     board = BoardMatrices(BOARD, BOARD, CLUES, [toy()], hub_correction=True)
     s = board.sim(0)

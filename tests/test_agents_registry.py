@@ -91,6 +91,21 @@ def test_custom_class_errors_are_clear():
         make_guesser("missing/agent.py:G")
 
 
+def test_a_custom_agent_whose_constructor_fails_is_one_clear_error(tmp_path):
+    module = tmp_path / "my_agents.py"
+    module.write_text(
+        "class Broken:\n"
+        "    def __init__(self):\n"
+        "        raise RuntimeError('boom in init')\n"
+        "def nothing():\n"
+        "    return None\n"
+    )
+    with pytest.raises(AgentSpecError, match="building Broken raised RuntimeError: boom in init"):
+        make_guesser(f"{module}:Broken")
+    with pytest.raises(AgentSpecError, match="nothing gave a NoneType, which is not a guesser"):
+        make_guesser(f"{module}:nothing")
+
+
 def test_embedding_names_go_through_the_loader(monkeypatch):
     from spymaster_ai.agents.guesser import EmbeddingGuesser
     from spymaster_ai.agents.spymaster import EmbeddingSpymaster

@@ -105,6 +105,45 @@ def test_results_file_of_another_run_exit_2(tmp_path):
     assert res.exit_code == 2 and "another run" in res.stderr
 
 
+@pytest.mark.parametrize(
+    "command,option,bad,message",
+    [
+        ("bench", "--out", "folder", "is a folder"),
+        ("bench", "--out", "afile/summary.json", "is a file"),
+        ("bench", "--results", "folder", "is a folder"),
+        ("tournament", "--out", "folder", "is a folder"),
+        ("tournament", "--markdown", "afile/t.md", "is a file"),
+        ("tournament", "--results-dir", "afile", "is a file"),
+    ],
+)
+def test_an_unwritable_output_path_is_refused_before_any_game(tmp_path, command, option, bad, message):
+    """The run would otherwise be played and then lost with a traceback at the very end."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "afile").write_text("keep me\n")
+    played = tmp_path / "played.jsonl"
+    if command == "bench":
+        args = ["bench", "duet", "--games", 2, "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS]
+        if option != "--results":
+            args += ["--results", played]
+    else:
+        args = ["tournament", "--game", "duet", "--agents", f"{PERFECT_SPY},{PERFECT_GUESS}", "--games", 2,
+                "--spymasters", RANDOM_SPY, "--guessers", RANDOM_GUESS]
+    res = invoke(*args, option, tmp_path / bad)
+    assert res.exit_code == 2, res.output
+    assert message in res.stderr and option in res.stderr and "Traceback" not in res.stderr
+    assert not played.exists()  # refused before the first game
+    assert (tmp_path / "afile").read_text() == "keep me\n"
+
+
+def test_replay_refuses_a_folder_and_an_incomplete_record_in_one_line(tmp_path):
+    res = invoke("bench", "replay", tmp_path, "--index", 0)
+    assert res.exit_code == 2 and "is a folder" in res.stderr and "Traceback" not in res.stderr
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text('{"index": 0}\n')
+    res = invoke("bench", "replay", partial, "--index", 0)
+    assert res.exit_code == 2 and "not a game result" in res.stderr and "Traceback" not in res.stderr
+
+
 def test_tournament_json_and_markdown(tmp_path):
     md = tmp_path / "t.md"
     res = invoke("tournament", "--game", "duet", "--spymasters", "test_sim_scripted:CodebookSpymaster:per_clue=9",

@@ -150,7 +150,7 @@ def test_missing_folder_or_files_name_the_path_and_what_was_expected(tmp_path):
         load_human_data(file)
     partial = copy_fixtures(tmp_path / "partial")
     (partial / "target_selection_task_val.csv").unlink()
-    with pytest.raises(HumanDataError, match="no Cultural Codes validation files"):
+    with pytest.raises(HumanDataError, match="but not target_selection_task_val.csv"):
         load_human_data(partial)
 
 

@@ -250,3 +250,16 @@ def test_an_existing_save_is_not_overwritten_without_force(tmp_path):
     result = CliRunner().invoke(app, ["play", "solo", "--save", str(save), *AI])
     assert result.exit_code == 2 and "play resume" in result.stderr
     assert save.read_text() == "{}"
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+def test_a_folder_as_the_save_file_is_refused_with_or_without_force(tmp_path, force):
+    result = CliRunner().invoke(app, ["play", "solo", "--save", str(tmp_path), *force, *AI])
+    assert result.exit_code == 2 and "is a folder" in result.stderr and "play resume" not in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+
+
+def test_save_and_no_save_together_are_refused(tmp_path):
+    save = tmp_path / "game.json"
+    result = CliRunner().invoke(app, ["play", "solo", "--save", str(save), "--no-save", *AI])
+    assert result.exit_code == 2 and "--no-save" in result.stderr and not save.exists()

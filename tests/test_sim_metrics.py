@@ -55,6 +55,8 @@ def test_mean_interval():
     assert (lo, hi) == pytest.approx((3 - half, 3 + half))
     assert mean_interval([4.0]) is None
     assert mean_interval([2, 2, 2]) == (2.0, 2.0)
+    lo, hi = mean_interval([1, 40])  # two games: the t interval reaches far below 0
+    assert lo < 0 and mean_interval([1, 40], lowest=0.0) == (0.0, hi)
 
 
 def _result(index, won, cause=None, turns=5, score=None, clues=4, announced=8, correct=6, error=None, extra=None):

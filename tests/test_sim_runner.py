@@ -123,6 +123,46 @@ def test_results_file_of_another_run_is_refused_and_left_alone(tmp_path):
     assert other.read_text() == '{"a": 1}\nhello\n{"b": 2}\n'
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"games": 2, "win_rate": 0.5}\n',  # a bench summary (--json) given as --results
+        "[1, 2]\n",
+        '{"index": 1}\n',
+        "hello\n",  # one line of notes: not JSON, but not the start of a result line either
+    ],
+)
+def test_a_file_of_another_kind_is_refused_not_overwritten(tmp_path, content):
+    """Only a last line that is the start of a result line is taken for an interrupted write;
+    any other file given as the results file is left as it was."""
+    other = tmp_path / "other.json"
+    other.write_text(content)
+    with pytest.raises(ResultsFileError, match="not a game result"):
+        run(tmp_path, "other.json", games=2)
+    assert other.read_text() == content
+
+
+def test_a_folder_or_a_binary_file_is_refused_with_a_clear_error(tmp_path):
+    (tmp_path / "folder.jsonl").mkdir()
+    with pytest.raises(ResultsFileError, match="is a folder"):
+        run(tmp_path, "folder.jsonl", games=2)
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(ResultsFileError, match="not UTF-8"):
+        run(tmp_path, "bin.jsonl", games=2)
+    assert binary.read_bytes() == b"\xff\xfe\x00garbage"
+
+
+@pytest.mark.parametrize("cut", [3, 9, 57])
+def test_a_torn_line_cut_anywhere_is_played_again(tmp_path, cut):
+    full, p_full = run(tmp_path, "full.jsonl", games=4)
+    part, p = run(tmp_path, "part.jsonl", games=4, indices=[0, 1, 2])
+    with p.open("a") as handle:
+        handle.write(dump_result_line(full.results[3])[:cut])
+    resumed, _ = run(tmp_path, "part.jsonl", games=4)
+    assert resumed.played == 1 and p.read_bytes() == p_full.read_bytes()
+
+
 def test_agents_are_built_once_per_process_and_per_role(monkeypatch):
     monkeypatch.setattr(runner, "_AGENTS", {})
     built = []

@@ -183,6 +183,9 @@ def test_cli_sweep_two_parameters_plot_and_resume(tmp_path):
         (["--guesser", "random", "--grid", "seed=1,abc"], "seed must be an integer"),
         (["--spymaster", f"{CODEBOOK_SPY}:per_clue=2", "--grid", "per_clue=1,3"], "fixed in the agent spec"),
         (["--game", "chess", "--grid", "per_clue=1"], "unknown game"),
+        (["--grid", "per_clue=1", "--plot", "sweep.txt"], "should end in .png, .pdf or .svg"),
+        (["--grid", "per_clue=1", "--plot", "."], "is a folder"),
+        (["--grid", "per_clue=1", "--out", "."], "is a folder"),
     ],
 )
 def test_cli_sweep_bad_input_exits_2(extra, message):

@@ -115,7 +115,10 @@ def _embedding(name: str) -> Any:
             try:
                 _LOADED[name] = load_embedding(name)
             except Exception as exc:  # EmbeddingError: unknown name, missing package (with pip command)
-                raise AgentSpecError(str(exc) or f"cannot load embedding {name!r}") from exc
+                message = str(exc) or f"cannot load embedding {name!r}"
+                if message.startswith("unknown embedding"):  # perhaps a mistyped agent name
+                    message += f"; agents: {', '.join(_ROLE_ONLY)}, any embedding name, or package.module:ClassName"
+                raise AgentSpecError(message) from exc
         return _LOADED[name]
 
 
@@ -227,10 +230,22 @@ def _import_class(name: str, spec: str) -> type:
 
 def _custom(name: str, params: dict[str, Any], spec: str, protocol: type, role: str) -> Any:
     cls = _import_class(name, spec)
-    agent = _build(cls, spec, (), _check(cls, spec, params, coerce=False))
+    checked = _check(cls, spec, params, coerce=False)
+    title = getattr(cls, "__qualname__", name)
+    try:
+        agent = _build(cls, spec, (), checked)
+    except AgentSpecError:
+        raise
+    except Exception as exc:  # the researcher's own code failed: say where, in one line
+        raise AgentSpecError(
+            f"agent spec {spec!r}: building {title} raised {type(exc).__name__}: {exc} "
+            "(build it in Python to see the traceback)"
+        ) from exc
     if not isinstance(agent, protocol):
         needs = "reset(seed) and give_clue(view)" if role == "spymaster" else "reset(seed) and next_guess(view)"
-        raise AgentSpecError(f"agent spec {spec!r}: {type(agent).__name__} is not a {role} (needs {needs})")
+        raise AgentSpecError(
+            f"agent spec {spec!r}: {title} gave a {type(agent).__name__}, which is not a {role} (needs {needs})"
+        )
     return agent
 
 
@@ -247,14 +262,24 @@ def _wrong_role(name: str, spec: str, role: str) -> None:
 def _without(spec: str, exclude: str, own: Any, partner: Any) -> tuple[str, str]:
     """Leave-one-out: the robust spymaster's own model and partner models, none of them in
     ``exclude`` (``+``-separated); by default every model of :data:`LEAVE_ONE_OUT_POOL` left."""
-    banned = {n.strip() for n in exclude.split("+") if n.strip()}
+    from ..embeddings.registry import BUILTINS, canonical_name
+
+    banned = {canonical_name(n) for n in exclude.split("+") if n.strip()}
+    if own is not None:
+        own = canonical_name(str(own))
     if partner is None:
         names = [m for m in LEAVE_ONE_OUT_POOL if m not in banned]
     else:
-        names = [n.strip() for n in str(partner).split("+")]
+        names = [canonical_name(n) for n in str(partner).split("+") if n.strip()]
         clash = sorted(set(names) & banned)
         if clash:
             raise AgentSpecError(f"agent spec {spec!r}: partner model(s) {', '.join(clash)} are excluded")
+    # A mistyped name would exclude nothing and label the run as if it had: refuse it.
+    unknown = sorted(n for n in banned if n not in BUILTINS and ":" not in n)
+    if unknown:
+        raise AgentSpecError(
+            f"agent spec {spec!r}: exclude names no known model: {', '.join(unknown)} (known: {', '.join(BUILTINS)})"
+        )
     if own is None:
         own = names[0] if names else None
     if own is None or str(own) in banned:

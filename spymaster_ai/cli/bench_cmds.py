@@ -17,7 +17,7 @@ import typer
 from .. import __version__
 from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
 from .app import app
-from .errors import BadInput, fail, first_line, user_errors
+from .errors import BadInput, check_output_file, check_output_folder, fail, first_line, user_errors
 from .output import stdout_to_stderr
 
 bench_app = typer.Typer(
@@ -33,7 +33,8 @@ def _bad_input_types() -> tuple[type[BaseException], ...]:
     from ..sim.backends import BackendError
     from ..sim.runner import ResultsFileError
 
-    return user_errors(ResultsFileError, BackendError)
+    # OSError: a file the run reads or writes (a folder given for a file, a full disk): one line.
+    return user_errors(ResultsFileError, BackendError, OSError)
 
 
 def _check_agents(specs: dict[str, str]) -> None:
@@ -141,6 +142,8 @@ def _bench(
             raise BadInput(f"--only-game must be a game index >= 0, got {only_game}")
         indices, games = [only_game], max(games, only_game + 1)
     check_backend(backend, address)
+    check_output_file(out, "--out")
+    check_output_file(results, "--results")
     _check_agents(specs)
     with stdout_to_stderr(as_json):
         run = run_games(
@@ -322,19 +325,21 @@ def bench_replay(
     def replay() -> None:
         from ..rules.record import RecordError, from_record
         from ..sim.play import GameResult
+        from ..sim.runner import read_result_lines
 
         if not results.exists():
             raise BadInput(f"no such results file: {results}")
         found = None
-        for number, line in enumerate(results.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
+        for number, line in read_result_lines(results):
             try:
                 data = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise BadInput(f"{results} line {number} is not JSON: {exc}") from exc
             if isinstance(data, dict) and data.get("index") == index:
-                found = GameResult.from_json(data)
+                try:
+                    found = GameResult.from_json(data)
+                except (ValueError, TypeError) as exc:
+                    raise BadInput(f"{results} line {number} is not a game result: {exc}") from exc
                 break
         if found is None:
             raise BadInput(f"{results} holds no game with index {index}")
@@ -388,6 +393,9 @@ def tournament(
             raise BadInput("--agents needs at least one agent spec")
         options = _options(tokens=tokens, mission=mission, legality=legality)
         check_backend(backend, address)
+        check_output_file(out, "--out")
+        check_output_file(markdown, "--markdown")
+        check_output_folder(results_dir, "--results-dir")
         two_teams = game in ("classic", "pictures")
         if opponent and not two_teams:
             raise BadInput(f"--opponent applies to classic and pictures only, not {game}")

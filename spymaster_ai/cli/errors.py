@@ -7,7 +7,8 @@ Every command module reports user errors the same way through these helpers, so 
 from __future__ import annotations
 
 import json
-from typing import NoReturn
+from pathlib import Path
+from typing import Iterable, NoReturn, Optional
 
 import typer
 
@@ -38,3 +39,36 @@ def user_errors(*extra: type[BaseException]) -> tuple[type[BaseException], ...]:
     from ..embeddings import EmbeddingError
 
     return (BadInput, AgentSpecError, EmbeddingError, *extra)
+
+
+def _check_parents(path: Path, option: str) -> None:
+    """The nearest existing folder above ``path`` must be a folder (it or its missing
+    subfolders are created when the file is written)."""
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise BadInput(f"{option}: {parent} is a file, so {path} cannot be written")
+            return
+
+
+def check_output_file(path: Optional[Path], option: str, suffixes: Iterable[str] = ()) -> None:
+    """Refuse, before any game is played, an output file that could not be written after them:
+    a folder, a path under a file, or (with ``suffixes``) a name of another format."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise BadInput(f"{option}: {path} is a folder; give a file name")
+    _check_parents(path, option)
+    wanted = tuple(suffixes)
+    if wanted and path.suffix.lower() not in wanted:
+        names = ", ".join(wanted[:-1]) + " or " + wanted[-1] if len(wanted) > 1 else wanted[0]
+        raise BadInput(f"{option}: {path} should end in {names}")
+
+
+def check_output_folder(path: Optional[Path], option: str) -> None:
+    """Refuse, before any game is played, a results folder that is a file or lies under one."""
+    if path is None:
+        return
+    if path.exists() and not path.is_dir():
+        raise BadInput(f"{option}: {path} is a file; give a folder")
+    _check_parents(path, option)

@@ -16,7 +16,7 @@ from typing import Any, Optional
 import typer
 
 from .app import app
-from .errors import BadInput, fail, first_line, user_errors
+from .errors import BadInput, check_output_file, fail, first_line, user_errors
 
 pictures_app = typer.Typer(
     name="pictures",
@@ -103,6 +103,7 @@ def _grid(facts: dict, show_key: bool) -> str:
 def _write_png(facts: dict, png: Path, show_key: bool) -> None:
     from ..pictures.board_image import render_board
 
+    check_output_file(png, "--png")
     png.parent.mkdir(parents=True, exist_ok=True)
     key = [c["identity"] for c in facts["cards"]] if show_key else None
     render_board([c["id"] for c in facts["cards"]], png, key=key)

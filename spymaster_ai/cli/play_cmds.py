@@ -16,7 +16,7 @@ from typing import Optional
 import typer
 
 from .app import app
-from .errors import BadInput, fail, user_errors
+from .errors import BadInput, check_output_file, fail, user_errors
 
 play_app = typer.Typer(
     name="play",
@@ -68,7 +68,10 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         if seed is None:
             seed = secrets.randbelow(1_000_000)
         settings = PlaySettings(seed=seed, **settings_kw)
+        if no_save and save is not None:
+            raise BadInput("--save and --no-save contradict each other: give one of them")
         path = None if no_save else (save or default_save_path(settings))
+        check_output_file(path, "--save")
         if path is not None and path.exists() and not force:
             raise BadInput(
                 f"{path} exists: continue it with 'spymaster-ai play resume {path}', "
@@ -76,6 +79,7 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
             )
         if png is not None and settings.mode != "pictures":
             raise BadInput("--png applies to play pictures")
+        check_output_file(png, "--png")
         for wanted, what in ((path, "--save"), (png, "--png")):
             if wanted is not None and not wanted.parent.is_dir():
                 raise BadInput(f"{what}: no folder {wanted.parent}")

@@ -17,12 +17,15 @@ import typer
 from .. import __version__
 from ..sim.play import DEFAULT_AGENT, ROLES
 from .app import app
-from .errors import BadInput
+from .errors import BadInput, check_output_file, check_output_folder
 from .output import stdout_to_stderr
 from .bench_cmds import (
     AddressOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, MissionOpt, ProgressOpt, SeedOpt, TokensOpt,
     _guarded, _options, _show_progress, check_backend, check_run_size,
 )
+
+# What matplotlib's Agg canvas writes, by file name.
+PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 
 def _table(report: dict) -> None:
@@ -69,7 +72,7 @@ def sweep(
     tokens: Optional[int] = TokensOpt, mission: Optional[str] = MissionOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
     out: Optional[Path] = typer.Option(None, "--out", help="Write the sweep JSON to this file."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Write a PNG of win rate [95% CI] against each parameter."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Write a plot of win rate [95% CI] against each parameter (.png, .pdf or .svg)."),
     results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per point."),
     as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
 ) -> None:
@@ -84,6 +87,9 @@ def sweep(
         check_run_size(games, jobs)
         options = _options(tokens=tokens, mission=mission, legality=legality)
         check_backend(backend, address)
+        check_output_file(out, "--out")
+        check_output_file(plot, "--plot", PLOT_SUFFIXES)
+        check_output_folder(results_dir, "--results-dir")
         try:
             parsed = parse_grid(grid)
             with stdout_to_stderr(as_json):

@@ -153,6 +153,14 @@ def locate_human_data(path: Union[str, Path]) -> dict[str, Path]:
         found = _layout(folder)
         if found is not None:
             return found
+    for folder in (root, root / "data"):
+        present = [name for name, _ in TASK_FILES.values() if (folder / name).is_file()]
+        if present:  # part of the set: say which files are missing, not that none is there
+            missing = [name for name, _ in TASK_FILES.values() if name not in present]
+            raise HumanDataError(
+                f"--data {root}: {folder} has {', '.join(present)} but not {', '.join(missing)}; "
+                "every task's validation file is needed"
+            )
     names = ", ".join(name for name, _ in TASK_FILES.values())
     raise HumanDataError(
         f"--data {root}: no Cultural Codes validation files found; expected {names} "

@@ -34,8 +34,12 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     return (float(ci.low), float(ci.high))
 
 
-def mean_interval(values: Iterable[float], confidence: float = 0.95) -> Optional[tuple[float, float]]:
-    """Student t interval of the mean; None with fewer than two values."""
+def mean_interval(
+    values: Iterable[float], confidence: float = 0.95, lowest: Optional[float] = None
+) -> Optional[tuple[float, float]]:
+    """Student t interval of the mean; None with fewer than two values. ``lowest``: the
+    smallest value the quantity can take (turns, scores: 0), where the interval is cut, since
+    a few games can give a t interval reaching below it."""
     data = np.asarray(list(values), dtype=float)
     if data.size < 2:
         return None
@@ -46,7 +50,8 @@ def mean_interval(values: Iterable[float], confidence: float = 0.95) -> Optional
     from scipy import stats
 
     half = float(stats.t.ppf(0.5 + confidence / 2, data.size - 1)) * sem
-    return (mean - half, mean + half)
+    low = mean - half if lowest is None else max(lowest, mean - half)
+    return (low, mean + half)
 
 
 def _mean(values: Sequence[float]) -> Optional[float]:
@@ -85,9 +90,9 @@ def summarise(
         "ci95": [ci[0], ci[1]],
         "loss_causes": loss_causes,
         "mean_turns": _mean(turns),
-        "turns_ci95": _as_list(mean_interval(turns)),
+        "turns_ci95": _as_list(mean_interval(turns, lowest=0.0)),
         "mean_score": _mean(scores),
-        "score_ci95": _as_list(mean_interval(scores)),
+        "score_ci95": _as_list(mean_interval(scores, lowest=0.0)),
         "mean_clues": clues / n if n else None,
         "mean_clue_count": sum(r.announced for r in results) / clues if clues else None,
         "words_per_clue": sum(r.correct for r in results) / clues if clues else None,

@@ -147,17 +147,45 @@ def _check_belongs(result: GameResult, game: str, specs: Mapping[str, str], opti
         )
 
 
+# Every line of a results file starts so (sorted keys: "agents" comes first); a line cut short
+# by an interruption is a prefix of such a line.
+_LINE_START = '{"agents":'
+
+
+def read_result_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, text) of each non-blank line of a results file, or a clear
+    :class:`ResultsFileError` for a folder or a file that is not text."""
+    if path.is_dir():
+        raise ResultsFileError(f"{path} is a folder, not a results file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ResultsFileError(f"{path} is not UTF-8 text; not a results file?") from exc
+    return [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+
+
+def _torn(line: str) -> bool:
+    """Whether ``line`` can be the start of a result line whose write was interrupted: not JSON,
+    and a prefix of the canonical form. Anything else in the last line is another kind of file,
+    which is refused rather than overwritten."""
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return line.startswith(_LINE_START) or _LINE_START.startswith(line)
+    return False
+
+
 def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict, seed: int) -> dict[int, GameResult]:
     """The valid results already in ``path`` by index; a torn last line (interrupted write) is dropped."""
     done: dict[int, GameResult] = {}
     if not path.exists():
         return done
-    lines = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if line.strip()]
+    lines = read_result_lines(path)
     for k, (number, line) in enumerate(lines):
         try:
             result = GameResult.from_json(json.loads(line))
         except (json.JSONDecodeError, ValueError, TypeError, AttributeError) as exc:
-            if k == len(lines) - 1:
+            if k == len(lines) - 1 and _torn(line):
                 continue  # the last line cut short by an interruption: that game is played again
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
         _check_belongs(result, game, specs, options, seed, path)
