@@ -325,6 +325,23 @@ def test_guesser_bonus_guess_only_for_a_confident_leftover():
     assert g.next_guess(guess_view(Clue("music", 2), 2, visible=rest, history=done)) is None
 
 
+def test_the_kim_protocol_has_its_own_bonus_threshold():
+    """No opponent plays in the Kim protocol, so a bonus guess there has its own threshold;
+    classic keeps ``bonus_threshold``."""
+    emb = toy()
+    hist = (ClueHistoryEntry("red", Clue("ocean", 2), ("shark",), ("own",)),)  # WHALE left over
+    rest = [w for w in BOARD if w not in ("shark", "piano", "guitar")]
+
+    def bonus(guesser, game):
+        return guesser.next_guess(guess_view(Clue("music", 2), 2, visible=rest, history=hist, game=game))
+
+    strict_classic = EmbeddingGuesser(emb, bonus_threshold=100.0)
+    assert bonus(strict_classic, "classic") is None and bonus(strict_classic, "kim2019") == "whale"
+    strict_kim = EmbeddingGuesser(emb, kim_bonus_threshold=100.0)
+    assert bonus(strict_kim, "kim2019") is None and bonus(strict_kim, "classic") == "whale"
+    assert EmbeddingGuesser(emb).kim_bonus_threshold < EmbeddingGuesser(emb).bonus_threshold
+
+
 def test_guesser_adds_unfinished_earlier_clues_within_the_count():
     emb = toy({"polar": vec(cold=1.0, sea=0.6)}, vocabulary=("polar", "ocean", "music"))
     hist = (ClueHistoryEntry("red", Clue("ocean", 2), ("shark",), ("own",)),)  # WHALE still to find
