@@ -129,3 +129,18 @@ def test_a_clue_the_model_cannot_embed_is_one_line_exit_2():
     r = run("guess", "--board", BOARD, "--clue", "zzzz", "--count", "1", "--agent", GUESSER)
     assert r.exit_code == 2, r.output
     assert r.stderr.strip().startswith("error:") and "cannot embed 'zzzz'" in r.stderr and "Traceback" not in r.output
+
+
+@pytest.mark.models
+def test_a_card_the_model_knows_nothing_of_is_flagged_in_clue_and_guess():
+    board = "zzqxword,actor,airport,alarm,anchor,angel,apple,arm,army,bank,bark,bear,ice cream"
+    r = run("clue", "--board", board, "--team", "zzqxword,actor,ice cream", "--assassin", "alarm",
+            "--agent", "glove50:vocabulary_size=3000", "--top", "1", "--json")
+    assert r.exit_code == 0, r.output
+    (warning,) = json.loads(r.stdout)["warnings"]
+    assert "'zzqxword'" in warning and "glove50" in warning and "ice cream" not in warning
+    r = run("guess", "--board", board, "--clue", "movie", "--count", "1", "--agent", "glove50")
+    assert r.exit_code == 0 and "knows no part of 'zzqxword'" in r.stderr
+    r = run("guess", "--board", "actor,airport,ice cream", "--clue", "movie", "--count", "1", "--agent", "glove50",
+            "--json")
+    assert json.loads(r.stdout)["warnings"] == []

@@ -108,6 +108,13 @@ def test_multi_word_and_unknown_cards_get_vectors(tmp_path):
     assert np.array_equal(emb.vectors(["xqzzyv"])[0], vecs[3])
 
 
+def test_only_a_word_with_no_known_part_is_unreadable(tmp_path):
+    """The stand-in vector carries spelling, not meaning: the CLI warns about such cards."""
+    emb = load_embedding(f"vectors:{write_glove(tmp_path / 'tiny.txt')}", vocab_size=500)
+    assert not emb.unreadable("apple") and not emb.unreadable("ice cream") and not emb.unreadable("ice-cream")
+    assert emb.unreadable("loch ness") and emb.unreadable("xqzzyv")
+
+
 def test_hashed_fallback_is_stable_across_processes():
     here = hashed_vector("zorblax", 50)
     code = ("from spymaster_ai.embeddings.keyed_vectors import hashed_vector;"

@@ -76,6 +76,25 @@ def _spymaster_view(board: tuple[str, ...], team: tuple[str, ...], opponent: tup
     )
 
 
+def _unreadable_cards(agent: Any, words: tuple[str, ...]) -> list[str]:
+    """One warning per model of ``agent`` (its own and partner models) and card that model
+    knows no part of: it scores such a card by a stand-in vector, so the figures for it are
+    noise, not meaning."""
+    models = [getattr(agent, "embedding", None), *getattr(agent, "partners", ())]
+    warnings: list[str] = []
+    seen: set[int] = set()
+    for model in models:
+        if model is None or id(model) in seen or not hasattr(model, "unreadable"):
+            continue
+        seen.add(id(model))
+        lost = [w for w in words if model.unreadable(w)]
+        if lost:
+            names = ", ".join(repr(w) for w in lost)
+            warnings.append(f"{getattr(model, 'name', 'the model')} knows no part of {names}: "
+                            "it scores such a card by a stand-in vector, so its figures there are noise")
+    return warnings
+
+
 def _num(x: Optional[float]) -> str:
     return "–" if x is None else f"{x:.3f}"
 
@@ -110,6 +129,7 @@ def clue_cmd(
         )
         spy = make_spymaster(agent)
         spy.reset(0)
+        warnings = _unreadable_cards(spy, words)
         if hasattr(spy, "rank_clues"):
             options = [o.to_json() for o in spy.rank_clues(view, top=top)]
         else:  # a researcher's spymaster: just its clue
@@ -120,8 +140,10 @@ def clue_cmd(
         fail(str(exc))
         return
     if as_json:
-        typer.echo(json.dumps({"agent": agent, "game": view.game, "clues": options}))
+        typer.echo(json.dumps({"agent": agent, "game": view.game, "clues": options, "warnings": warnings}))
         return
+    for line in warnings:
+        typer.echo(f"warning: {line}", err=True)
     from rich.console import Console
     from rich.table import Table
 
@@ -179,6 +201,7 @@ def guess_cmd(
         )
         g = make_guesser(agent)
         g.reset(0)
+        warnings = _unreadable_cards(g, words)
         ranked = [
             {"card": c.word, "similarity": c.similarity, "z": c.z, "score": c.score} for c in g.rank_cards(view)
         ] if hasattr(g, "rank_cards") else []
@@ -188,8 +211,10 @@ def guess_cmd(
         return
     if as_json:
         typer.echo(json.dumps({"agent": agent, "clue": the_clue.to_json(), "ranked": ranked,
-                               "guesses": guesses, "stops_after": len(guesses)}))
+                               "guesses": guesses, "stops_after": len(guesses), "warnings": warnings}))
         return
+    for line in warnings:
+        typer.echo(f"warning: {line}", err=True)
     from rich.console import Console
     from rich.table import Table
 

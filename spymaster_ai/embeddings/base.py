@@ -69,6 +69,13 @@ class Embedding(ABC):
     def knows(self, word: str) -> bool:
         """True when the word is embedded natively rather than through a fallback."""
 
+    def unreadable(self, word: str) -> bool:
+        """True when the model knows no part of the word, so its vector is a stand-in hashed
+        from the spelling (:func:`.keyed_vectors.hashed_vector`): similarities to it are noise,
+        which a person asking about such a card should be told. False for models that read any
+        text (sentence encoders)."""
+        return False
+
     def reads(self, word: str) -> bool:
         """True when this model's similarities for ``word`` carry its meaning: the word is
         native (:meth:`knows`), or the model builds it from parts the way it embeds any text.

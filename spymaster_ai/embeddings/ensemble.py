@@ -60,6 +60,9 @@ class EnsembleEmbedding(Embedding):
     def reads(self, word: str) -> bool:
         return all(m.reads(word) for m in self.members)
 
+    def unreadable(self, word: str) -> bool:
+        return any(m.unreadable(word) for m in self.members)
+
     def standardised(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
         """(members, rows, cols) float32: each member's similarity in its own std units."""
         if isinstance(rows, str) or isinstance(cols, str):

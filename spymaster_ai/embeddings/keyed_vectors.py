@@ -61,6 +61,15 @@ class KeyedVectorsEmbedding(VectorEmbedding):
         (word,) = clean_words([word])
         return word in self.kv.key_to_index
 
+    def unreadable(self, word: str) -> bool:
+        if self._subword:
+            return False
+        (word,) = clean_words([word])
+        if self._row(word) is not None:
+            return False
+        parts = [p for p in _PART_SPLIT.split(word) if p]
+        return not any(self._row(p) is not None or self._row(_NON_ALNUM.sub("", p)) is not None for p in parts)
+
     def _vocabulary_matrix(self) -> np.ndarray:
         if self._vocab_matrix is None:
             index = [self.kv.key_to_index[w] for w in self._vocab]

@@ -72,6 +72,9 @@ class WordLlamaEmbedding(EncodedEmbedding):
         (word,) = clean_words([word])
         return bool(word) and bool(self._token_ids([word])[0])
 
+    def unreadable(self, word: str) -> bool:
+        return not self.reads(word)
+
     def _encode(self, words: list[str], advance: Advance) -> np.ndarray:
         # Sequential float64 sums per word: a word's vector never depends on its batch.
         out = np.empty((len(words), self.dim), dtype=np.float32)
