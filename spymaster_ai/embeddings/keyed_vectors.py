@@ -65,10 +65,7 @@ class KeyedVectorsEmbedding(VectorEmbedding):
         if self._subword:
             return False
         (word,) = clean_words([word])
-        if self._row(word) is not None:
-            return False
-        parts = [p for p in _PART_SPLIT.split(word) if p]
-        return not any(self._row(p) is not None or self._row(_NON_ALNUM.sub("", p)) is not None for p in parts)
+        return self._row(word) is None and not self._part_rows(word)
 
     def _vocabulary_matrix(self) -> np.ndarray:
         if self._vocab_matrix is None:
@@ -79,11 +76,8 @@ class KeyedVectorsEmbedding(VectorEmbedding):
     def _row(self, word: str) -> int | None:
         return self.kv.key_to_index.get(word)
 
-    def _fallback(self, word: str) -> np.ndarray:
-        if self._subword:
-            vec = np.asarray(self.kv.get_vector(word), dtype=np.float32)
-            if np.linalg.norm(vec) > 0:
-                return vec
+    def _part_rows(self, word: str) -> list[int]:
+        """The table rows of the word's known parts ("ice cream" -> ice, cream)."""
         parts = []
         for part in _PART_SPLIT.split(word):
             row = self._row(part)
@@ -91,6 +85,14 @@ class KeyedVectorsEmbedding(VectorEmbedding):
                 row = self._row(_NON_ALNUM.sub("", part))
             if row is not None:
                 parts.append(row)
+        return parts
+
+    def _fallback(self, word: str) -> np.ndarray:
+        if self._subword:
+            vec = np.asarray(self.kv.get_vector(word), dtype=np.float32)
+            if np.linalg.norm(vec) > 0:
+                return vec
+        parts = self._part_rows(word)
         if parts:
             return unit_rows(self.kv.vectors[parts]).mean(axis=0)
         return hashed_vector(word, self.dim)

@@ -165,14 +165,10 @@ def read_result_lines(path: Path) -> list[tuple[int, str]]:
 
 
 def _torn(line: str) -> bool:
-    """Whether ``line`` can be the start of a result line whose write was interrupted: not JSON,
-    and a prefix of the canonical form. Anything else in the last line is another kind of file,
-    which is refused rather than overwritten."""
-    try:
-        json.loads(line)
-    except json.JSONDecodeError:
-        return line.startswith(_LINE_START) or _LINE_START.startswith(line)
-    return False
+    """Whether ``line``, which is not JSON, can be the start of a result line whose write was
+    interrupted (a prefix of the canonical form). Anything else in the last line is another
+    kind of file, which is refused rather than overwritten."""
+    return line.startswith(_LINE_START) or _LINE_START.startswith(line)
 
 
 def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict, seed: int) -> dict[int, GameResult]:
@@ -184,8 +180,8 @@ def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict
     for k, (number, line) in enumerate(lines):
         try:
             result = GameResult.from_json(json.loads(line))
-        except (json.JSONDecodeError, ValueError, TypeError, AttributeError) as exc:
-            if k == len(lines) - 1 and _torn(line):
+        except (ValueError, TypeError, AttributeError) as exc:  # JSONDecodeError is a ValueError
+            if isinstance(exc, json.JSONDecodeError) and k == len(lines) - 1 and _torn(line):
                 continue  # the last line cut short by an interruption: that game is played again
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
         _check_belongs(result, game, specs, options, seed, path)
