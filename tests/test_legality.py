@@ -12,6 +12,7 @@ from spymaster_ai.rules.legality import (
     COLOUR_WORDS,
     POSITION_WORDS,
     RULE_COMPOUND_PART,
+    RULE_FOREIGN_WORD,
     RULE_LETTERS_OR_POSITION,
     RULE_NOT_A_WORD,
     RULE_NOT_ONE_WORD,
@@ -120,6 +121,21 @@ ILLEGAL = [
     ("ness", "loch ness", RULE_COMPOUND_PART),
     ("diver", "scuba diver", RULE_COMPOUND_PART),
     ("ray", "x-ray", RULE_COMPOUND_PART),
+    # derivations an audit found accepted: -ian, -ive, -ic, -al, -ous with a restored stem,
+    # transparent suffixes on long stems (more frequent than their base), im-/en-, irregular
+    ("magic", "magician", RULE_WORD_FORM),
+    ("magician", "magic", RULE_WORD_FORM),
+    ("librarian", "library", RULE_WORD_FORM),
+    ("detection", "detective", RULE_WORD_FORM),
+    ("magnetic", "magnet", RULE_WORD_FORM),
+    ("organization", "organize", RULE_WORD_FORM),
+    ("volcanic", "volcano", RULE_WORD_FORM),
+    ("orchestral", "orchestra", RULE_WORD_FORM),
+    ("monstrous", "monster", RULE_WORD_FORM),
+    ("imprison", "prison", RULE_WORD_FORM),
+    ("heroine", "hero", RULE_WORD_FORM),
+    ("skeletal", "skeleton", RULE_WORD_FORM),
+    ("galactic", "galaxy", RULE_WORD_FORM),
 ]
 
 LEGAL = [
@@ -174,6 +190,21 @@ LEGAL = [
     ("knight", "night"),
     ("flour", "flower"),
     ("bare", "bear"),
+    # pseudo-parts and pseudo-derivations an audit found refused: mini|mum, stub|born,
+    # flow+er, fair+y, off+ense, arm+or, lite+r; and look-alikes the new derivation rules
+    # must keep apart (question is no -ion of quest, famine no -ine of fame)
+    ("minimum", "mummy"),
+    ("stubborn", "polar bear"),
+    ("flowing", "sunflower"),
+    ("fair", "tooth fairy"),
+    ("off", "offense"),
+    ("arm", "armor"),
+    ("lite", "litre"),
+    ("question", "quest"),
+    ("version", "verse"),
+    ("famine", "fame"),
+    ("public", "pub"),
+    ("logic", "log"),
 ]
 
 
@@ -249,10 +280,36 @@ def test_acronyms_are_an_option() -> None:
 
 
 # --------------------------------------------------------------------------- rule 5: letters, positions, count
-@pytest.mark.parametrize("clue", ["s", "A", "middle", "rows", "corner", "Top", "column", "second", "vowel"])
+@pytest.mark.parametrize(
+    "clue", ["s", "A", "middle", "rows", "corner", "Top", "column", "second", "vowel", "close", "nearest", "next"]
+)
 def test_letters_and_positions_are_refused(clue: str) -> None:
     v = verdict(clue, "dog")
     assert (v.legal, v.rule) == (False, RULE_LETTERS_OR_POSITION)
+
+
+def test_distance_words_are_refused_as_written_only() -> None:
+    # RULES.md §2: "close: 3" is invalid; "closed" is about doors and shops, not the grid
+    assert check_clue("close", ["pic:moon", "pic:cat"], PICTURES, count=3).rule == RULE_LETTERS_OR_POSITION
+    assert verdict("closed", "dog").legal and verdict("closing", "dog").legal
+
+
+def test_the_message_names_the_board_word_when_it_is_the_shared_root() -> None:
+    v = verdict("organization", "organize")
+    assert v.collides_with == "organize" and "both come from" not in v.reason
+
+
+@pytest.mark.parametrize(("clue", "language"), [("gato", "Spanish"), ("chien", "French"), ("danke", "German")])
+def test_foreign_words_are_refused_and_the_language_named(clue: str, language: str) -> None:
+    v = verdict(clue, "dog")
+    assert (v.legal, v.rule, v.collides_with) == (False, RULE_FOREIGN_WORD, None)
+    assert language in v.reason and "everyday English" in v.reason
+
+
+@pytest.mark.parametrize("clue", ["pizza", "karma", "schadenfreude", "paris", "hamburg", "handel", "zqab"])
+def test_words_in_everyday_english_and_codes_are_not_foreign(clue: str) -> None:
+    # loanwords and names English uses stay legal; a string no language knows is no foreign word
+    assert verdict(clue, "dog").legal
 
 
 def test_position_phrases_are_refused_even_as_multi_word() -> None:
@@ -330,6 +387,7 @@ def test_rule_lists_hold_what_the_module_documents() -> None:
 def _vocabulary() -> list[str]:
     words = [w for w in wordfreq.top_n_list("en", 6000) if w.isalpha()]
     tricky = [c for c, *_ in ILLEGAL] + [c for c, _ in LEGAL] + ["", "ice cream", "x-ray", "3", "F.B.I.", "o'clock"]
+    tricky += ["gato", "merci", "close", "closed", "nearby", "magic", "zqab"]
     return words + tricky
 
 

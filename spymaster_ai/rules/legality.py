@@ -33,6 +33,11 @@ Engine readings (all tested in tests/test_legality.py):
   sharing a part collide (footprint with FOOTBALL), as snowshoe does with HORSESHOE.
 * Rule 5 cannot read intent, so POSITION_WORDS and LETTER_WORDS are refused whatever the
   meaning, and in Pictures the COLOUR_WORDS (shade words such as "dark" stay legal).
+  DISTANCE_WORDS ("close: 3", RULES.md §2) are refused as written only: "closed" stays legal.
+* Foreign words (§4: legal only if used in everyday English): a word outside the English
+  lexicon, rare in English, that another language uses far more is refused, naming the
+  language (gato, chien, merci); loanwords and names English uses stay legal (pizza, karma,
+  hamburg), and so does a string no language attests (a researcher's agent may speak a code).
 * Pictures captions are annotations, not words on the table: legal unless strict_captions.
 * Acronyms are recognised only when written dotted (F.B.I.). ``proper_names`` is accepted for
   the Pictures option but not enforced: no offline proper-noun lexicon exists here (wordfreq
@@ -65,7 +70,9 @@ __all__ = [
     "RULE_NOT_ONE_WORD",
     "RULE_LETTERS_OR_POSITION",
     "RULE_PICTURE_APPEARANCE",
+    "RULE_FOREIGN_WORD",
     "POSITION_WORDS",
+    "DISTANCE_WORDS",
     "LETTER_WORDS",
     "NUMBER_WORDS",
     "COLOUR_WORDS",
@@ -82,6 +89,7 @@ RULE_COMPOUND_PART = "compound-part"  # §4.3
 RULE_NOT_ONE_WORD = "not-one-word"  # §4.4: spaces, hyphens, acronyms
 RULE_LETTERS_OR_POSITION = "letters-or-position"  # §4.5: letters, digits, positions, the count
 RULE_PICTURE_APPEARANCE = "picture-appearance"  # §2: colours (and shapes, as an option) in Pictures
+RULE_FOREIGN_WORD = "foreign-word"  # §4: foreign words only if used in everyday English
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,9 @@ POSITION_WORDS: frozenset[str] = frozenset(
     vertical adjacent above below beside upper lower leftmost rightmost topmost uppermost
     bottommost lowermost first second third fourth fifth last grid""".split()
 )
+# Rule 5, distance in the grid: RULES.md §2 names "close: 3" as invalid. Refused as written
+# (these forms only): "closed" or "closing" are about doors and shops, not places at the table.
+DISTANCE_WORDS: frozenset[str] = frozenset("close closer closest near nearer nearest nearby next".split())
 # Rule 5, letters: words about spelling rather than meaning (single letters are refused anyway).
 LETTER_WORDS: frozenset[str] = frozenset(
     "vowel consonant syllable alphabet alphabetical alphabetically initial initials".split()
@@ -195,7 +206,7 @@ NOT_COMPOUNDS: frozenset[str] = frozenset(
     cowardice cowardly donkey camera tornado hammock archive console contractor constable
     earnest flagrant potash dampen supplant slippage stoppage medallist medalist vaseline
     regrettable forgettable hypertrophy radiological crystalline judgemental caprice lavatory
-    shamrock hottie portfolio portray rapport hemlock warlock wedlock paddock""".split()
+    shamrock hottie portfolio portray rapport hemlock warlock wedlock paddock minimum stubborn""".split()
 )
 
 # Compound override: words whose meaningful parts are fewer than the split finds. A butterfly is
@@ -239,7 +250,8 @@ NOT_DERIVED: frozenset[str] = frozenset(
     portion passion passive organize organise organism organist porter portable holly irony
     ironic paddy cavity poppy pageant badger penal topical cornish potion taper stationery
     polity saucer potable ravenous waver batten casement reefer fallible cower bower penance
-    gator fanny chipper station stations stationary onion seize seizure""".split()
+    gator fanny chipper station stations stationary onion seize seizure flower flowers fairy
+    fairies offense offence armor armour liter litre""".split()
 )
 
 # Spelling variants. Patterns rewrite a British ending into the American one (or back); a
@@ -312,7 +324,9 @@ _SPELLING_PAIRS: tuple[tuple[str, str], ...] = tuple(
 
 # Derivational suffixes: (suffix, stem restorations). A restoration turns what is left into
 # the candidate stem: "" keeps it, "e" adds e (creation -> create), "y" turns a final i into y
-# (happiness -> happy), "-" undoubles a final consonant (runner -> run).
+# (happiness -> happy), "-" undoubles a final consonant (runner -> run), "er" restores the e of
+# a final -er (monstrous -> monster), "+x" appends x (librarian -> library, orchestral ->
+# orchestra, volcanic -> volcano).
 _SUFFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("age", ("", "e")),  # breakage, storage
     ("ness", ("", "y")),
@@ -334,9 +348,10 @@ _SUFFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ish", ("", "e", "-")),
     ("y", ("", "e", "-")),
     ("en", ("", "e", "-")),
-    ("ous", ("", "e", "y")),
-    ("al", ("", "e")),
-    ("ic", ("", "e", "y")),
+    ("ous", ("", "e", "y", "er")),
+    ("al", ("", "e", "+a")),
+    ("ic", ("", "e", "y", "+o")),
+    ("ian", ("", "e", "+y")),
     ("ical", ("", "e", "y")),
     ("hood", ("", "y")),
     ("ship", ("",)),
@@ -358,10 +373,31 @@ _SUFFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("wards", ("",)),
     ("like", ("",)),
 )
+# Suffixes that leave a transparent stem: with a stem of _TRANSPARENT_STEM letters or more, the
+# derivative may be more frequent than its base (detective/detect, magnetic/magnet,
+# organization/organize), which the frequency guard below would otherwise keep apart.
+_TRANSPARENT_SUFFIXES = frozenset({"ive", "ic", "ical", "ian", "ation"})
+_TRANSPARENT_STEM = 5
+
+
+def _transparent(suffix: str, stem: str) -> bool:
+    """A long stem under a transparent suffix; "-ion" only after -ct (detection, election:
+    question is no derivation of quest, nor version of verse)."""
+    if len(stem) < _TRANSPARENT_STEM:
+        return False
+    return suffix in _TRANSPARENT_SUFFIXES or (suffix == "ion" and stem.endswith("ct"))
+
+# Derivations no affix rule reaches (an irregular stem change).
+DERIVED_FROM: dict[str, tuple[str, ...]] = {
+    "heroine": ("hero",),
+    "heroines": ("hero",),
+    "skeletal": ("skeleton",),
+    "galactic": ("galaxy",),
+}
 # Derivational prefixes. A prefixed word nearly as frequent as its base is usually lexicalised
 # (display, mistake, report, disease), so a prefix only strips when the prefixed word is at
 # least _PREFIX_MARGIN Zipf units rarer than the stem (unhorse 1.5 vs horse 4.8).
-_PREFIXES: tuple[str, ...] = ("un", "non", "dis", "mis", "re", "pre", "anti", "semi")
+_PREFIXES: tuple[str, ...] = ("un", "non", "dis", "mis", "re", "pre", "anti", "semi", "im", "em", "en")
 _OPEN_ADJECTIVES = ("able", "ible", "ed", "ing", "ful")
 
 _MIN_PART = 3  # letters in a compound part or a stem ("ear" + "thquake" is no split)
@@ -370,6 +406,22 @@ _STEM_ZIPF = 3.0  # so is a derivational stem
 _VARIANT_ZIPF = 1.5  # both spellings of a variant pair must be attested at least this often
 _PREFIX_MARGIN = 1.0
 _ROOT_DEPTH = 3  # unhorsed -> unhorse -> horse; enough for lemma + derivation + variant
+
+# Foreign words (§4: legal only if used in everyday English). A word outside lemminflect's
+# English lexicon, rare in English (wordfreq Zipf below _EVERYDAY_ZIPF), is foreign when
+# another language uses it far more (Zipf at least _FOREIGN_MARGIN higher): gato, chien,
+# merci, danke are refused; pizza, karma, schadenfreude, and names English uses (paris,
+# hamburg, kant, vader) stay legal.
+_FOREIGN_LANGUAGES: tuple[tuple[str, str], ...] = (
+    ("es", "Spanish"),
+    ("fr", "French"),
+    ("de", "German"),
+    ("it", "Italian"),
+    ("pt", "Portuguese"),
+    ("nl", "Dutch"),
+)
+_FOREIGN_MARGIN = 2.0
+_EVERYDAY_ZIPF = 3.0
 
 _JUNK = re.compile(r"[^a-z \-]")
 _DOTTED_ACRONYM = re.compile(r"^(?:[a-z]\.){1,}[a-z]\.?$")
@@ -410,6 +462,25 @@ def _is_lemma(word: str) -> bool:
 def _lexical(word: str) -> bool:
     """A content word of lemminflect's English lexicon (not a function word)."""
     return word not in _FUNCTION_WORDS and _lexicon_lemmas(word) is not None
+
+
+@lru_cache(maxsize=1 << 16)
+def _foreign(word: str) -> tuple[str, str] | None:
+    """(rule, reason) when a one-word clue is a foreign word (§4), else None.
+
+    A string no language here attests ("zqab") is not refused: the rules have no dictionary
+    test, and a researcher's agent may speak a code.
+    """
+    if word in _FUNCTION_WORDS or _lexicon_lemmas(word) is not None:
+        return None
+    english = _zipf(word)
+    if english >= _EVERYDAY_ZIPF:
+        return None
+    zipf, language = max((wordfreq.zipf_frequency(word, code), name) for code, name in _FOREIGN_LANGUAGES)
+    if english < _EVERYDAY_ZIPF and zipf >= english + _FOREIGN_MARGIN:
+        reason = f'"{word}" is a {language} word, not one in everyday English use (foreign words are legal only if they are)'
+        return RULE_FOREIGN_WORD, reason
+    return None
 
 
 def _fold(text: str) -> str:
@@ -493,6 +564,10 @@ def _restore(base: str, how: str) -> str | None:
         return base[:-1] + "y" if base.endswith("i") else None
     if how == "-":
         return base[:-1] if len(base) >= 2 and base[-1] == base[-2] and base[-1] not in "aeiou" else None
+    if how == "er":
+        return base[:-1] + "er" if base.endswith("r") else None
+    if how.startswith("+"):
+        return base + how[1:]
     raise ValueError(how)
 
 
@@ -513,6 +588,8 @@ def _derivational_stems(word: str) -> frozenset[str]:
     poll + ing, not pole + ling); a one-syllable stem ending vowel-consonant would have doubled
     its consonant (hat -> hatter, so hater is not hat + er); and see the frequency guards below.
     """
+    if word in DERIVED_FROM:
+        return frozenset(DERIVED_FROM[word])
     if word in NOT_DERIVED or not _lexical(word) or _lemmas(word):
         return frozenset()
     z = _zipf(word)
@@ -526,8 +603,11 @@ def _derivational_stems(word: str) -> frozenset[str]:
                 continue
             stem = _restore(base, how)
             # A derivative is rarer than its base; one that is more frequent is a word of its
-            # own (corner/corn, lady/lad, early/ear, business/busy).
-            if stem and stem != word and _is_stem(stem) and z < _zipf(stem):
+            # own (corner/corn, lady/lad, early/ear, business/busy), unless the suffix is a
+            # transparent one on a long stem (detective/detect).
+            if not stem or stem == word or not _is_stem(stem):
+                continue
+            if z < _zipf(stem) or _transparent(suffix, stem):
                 out.add(stem)
     for prefix in _PREFIXES:
         if word.startswith(prefix):
@@ -629,6 +709,7 @@ class _Text:
     forms: frozenset[str]  # a one-word text with its lemmas and spellings ("rows" -> row); rule 5
     roots: frozenset[str]
     morphemes: frozenset[str]
+    foreign: tuple[str, str] | None = None  # (rule, reason): a one-word clue that is a foreign word
 
 
 _NONE: frozenset[str] = frozenset()
@@ -653,16 +734,18 @@ def _analyse(raw: str) -> _Text:
         reason = f'"{shown}" is not a word: it contains {what}; a clue is made of letters only'
         return _Text(shown, (), (RULE_NOT_A_WORD, reason), False, "", _NONE, _NONE, _NONE)
     key = "".join(tokens)
+    foreign = None
     if len(tokens) == 1:
         forms = frozenset({key}) | _lemmas(key) | _variants(key)
         roots, morphemes = _roots(key), _morphemes(key)
+        foreign = None if acronym else _foreign(key)
     else:
         content = [t for t in tokens if len(t) > 1 and t not in _FUNCTION_WORDS]
         # A phrase made only of position words ("top left") is about positions as a whole.
         forms = frozenset(tokens[:1]) if all(t in POSITION_WORDS for t in tokens) else _NONE
         roots = frozenset({key})
         morphemes = frozenset({key}).union(*(_morphemes(t) for t in content))
-    return _Text(shown, tokens, None, acronym, key, forms, roots, morphemes)
+    return _Text(shown, tokens, None, acronym, key, forms, roots, morphemes, foreign)
 
 
 @dataclass(frozen=True)
@@ -740,6 +823,8 @@ def _board_violation(clue: _Text, board: _Board) -> Verdict | None:
         i, root = _first(shared, board.by_root)
         word = board.words[i]
         card = _analyse(word)
+        if card.key in shared:
+            root = card.key  # "organization" and ORGANIZE: name the board word, not "organise"
         how = _describe_form(clue, card, root)
         via = "" if root in (clue.key, card.key) else f' (both come from "{root}")'
         return Verdict(
@@ -789,14 +874,14 @@ def _letters_violation(clue: _Text, options: LegalityOptions, count: int | None)
             None,
             f'"{shown}" is about letters (rule 5: clues about spelling are not allowed)',
         )
-    if forms & POSITION_WORDS:
+    if forms & POSITION_WORDS or clue.key in DISTANCE_WORDS:
         return Verdict(
             False,
             RULE_LETTERS_OR_POSITION,
             None,
             f'"{shown}" is a position word (rule 5: clues about positions on the table are not allowed)',
         )
-    if count is not None and NUMBER_WORDS.get(clue.key) == count:
+    if count is not None and any(NUMBER_WORDS.get(f) == count for f in forms | {clue.key}):
         return Verdict(
             False,
             RULE_LETTERS_OR_POSITION,
@@ -844,6 +929,9 @@ def _violation(clue: _Text, board: _Board, options: LegalityOptions, count: int 
             None,
             f'"{clue.shown}" is not one word (rule 4: no spaces or hyphens unless the game allows multi-word clues)',
         )
+    if clue.foreign:
+        rule, reason = clue.foreign
+        return Verdict(False, rule, None, reason)
     return _letters_violation(clue, options, count)
 
 
@@ -894,11 +982,13 @@ def legal_mask(
         # Fast path: a plain single word that touches no board key, root or morpheme.
         if (
             a.problem is None
+            and a.foreign is None
             and not a.acronym
             and len(a.tokens) == 1
             and len(a.key) > 1
             and (not check_board or (a.key not in board.by_key and a.morphemes.isdisjoint(board.morphemes)))
             and a.forms.isdisjoint(pos_or_letter)
+            and a.key not in DISTANCE_WORDS
         ):
             append(True)
         else:
