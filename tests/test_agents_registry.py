@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,24 @@ def test_embedding_names_go_through_the_loader(monkeypatch):
 def test_agent_names_cover_the_builtins():
     assert {"robust", "closest", "random", "minilm", "glove50"} <= set(registry.AGENT_NAMES)
     assert registry.describe("robust:risk=1").startswith("spymaster")
+
+
+@pytest.mark.parametrize(
+    "spec, bad",
+    [
+        ("robust:partner=glov50", "glov50"),
+        ("robust:partner=minilm+glov50", "glov50"),
+        ("robust:embedding=minnilm", "minnilm"),
+        ("robust:partner=ensemble:minilm+glov50", "glov50"),
+        ("glove50:partner=glov50", "glov50"),
+    ],
+)
+def test_an_unknown_model_name_fails_before_any_model_loads(monkeypatch, spec, bad):
+    # a robust spymaster loads its own model first (seconds); a typo in a partner's name must
+    # not wait for it, and the message names the spec
+    def no_loading(name):
+        raise AssertionError(f"loaded {name!r} before checking every name")
+
+    monkeypatch.setattr(registry, "_embedding", no_loading)
+    with pytest.raises(AgentSpecError, match=re.escape(f"agent spec '{spec}': unknown embedding '{bad}'")):
+        make_spymaster(spec)

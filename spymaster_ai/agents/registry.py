@@ -136,6 +136,27 @@ def _partner(value: Any) -> Any:
     return [_embedding(n) for n in names]
 
 
+def _partner_names(value: Any) -> list[str]:
+    """The embedding names a partner value will load (none for ``self``)."""
+    if value is None or not isinstance(value, str) or value.lower() in ("self", "own", "mirror"):
+        return []
+    if value.split(":")[0] in _COMPOSITE:
+        return [value]
+    return [n.strip() for n in value.split("+") if n.strip()]
+
+
+def _check_names(spec: str, names: list[str]) -> None:
+    """Refuse an unknown model name before any model loads (a robust spymaster loads its own
+    model first, several seconds, and only then its partners)."""
+    from ..embeddings.registry import EmbeddingError, check_embedding_name
+
+    for name in names:
+        try:
+            check_embedding_name(name)
+        except EmbeddingError as exc:
+            raise AgentSpecError(f"agent spec {spec!r}: {exc}") from exc
+
+
 # -- construction with checked parameters -----------------------------------------------------------
 
 
@@ -317,9 +338,11 @@ def make_spymaster(spec: str) -> Spymaster:
     if name == "robust" and exclude is not None:
         own, partner = _without(spec, str(exclude), own, partner)
     if name == "robust":
-        emb = _embedding(str(own or DEFAULT_EMBEDDING))
         partner = DEFAULT_PARTNER if partner is None else partner
+        _check_names(spec, [str(own or DEFAULT_EMBEDDING), *_partner_names(partner)])
+        emb = _embedding(str(own or DEFAULT_EMBEDDING))
     else:
+        _check_names(spec, _partner_names(partner))
         emb = _embedding(name)
     checked.setdefault("backward_strength", BACKWARD_STRENGTH)
     checked.setdefault("assassin_backward", ASSASSIN_BACKWARD)

@@ -177,6 +177,26 @@ def canonical_name(name: str) -> str:
     return name.lower()
 
 
+def check_embedding_name(name: str) -> str:
+    """The canonical name, or EmbeddingError when no backend could ever load it (an unknown
+    built-in, an empty path): a spec's typo fails before any model is loaded. A missing file
+    or package is found only when loading."""
+    canonical = canonical_name(name)
+    prefix, sep, rest = canonical.partition(":")
+    if sep and prefix in ("ensemble", "consensus"):
+        for part in rest.split("+"):
+            if part:
+                check_embedding_name(part)
+    elif sep and prefix == "captions":
+        check_embedding_name(rest)
+    elif sep and prefix in ("vectors", "model", "clip"):
+        if not rest:
+            raise EmbeddingError(f"{prefix}: needs a path, e.g. {prefix}:/models/NAME")
+    elif canonical not in BUILTINS:
+        raise EmbeddingError(f"unknown embedding {canonical!r}; known: {_known_names()}")
+    return canonical
+
+
 def _build(name: str, vocabulary: Vocabulary, vocab_size: int) -> Embedding:
     prefix, sep, rest = name.partition(":")
     if sep and prefix in ("ensemble", "consensus"):
