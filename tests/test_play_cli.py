@@ -201,6 +201,7 @@ def test_duet_penalty_costs_a_token_and_tokens_mistakes_options(tmp_path):
     assert "Codenames Duet (9 tokens, 5 mistakes)" in out
     assert "Penalty: one timer token is discarded (9 -> 8)" in out
     assert "not saved" in out
+    assert "the game is saved" not in out and "--no-save: the game is not kept" in out
 
 
 # ----------------------------------------------------------------------------- pictures

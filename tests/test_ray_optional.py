@@ -104,4 +104,4 @@ def test_cli_ray_backend_without_ray_is_a_clear_error(monkeypatch):
     res = CliRunner().invoke(app, ["bench", "duet", "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS,
                                    "--games", "2", "--backend", "ray"])
     assert res.exit_code == 2
-    assert "pip install 'spymaster_ai[ray]'" in res.stderr
+    assert "pip install -e '.[ray]'" in res.stderr

@@ -72,7 +72,8 @@ def run_console(
             console.print("This game was not saved (--no-save).", soft_wrap=True)
 
     _show_events(console, intro)
-    _show_events(console, [Event("info", "Type 'help' for the commands, 'quit' to leave (the game is saved).")])
+    leaving = "(the game is saved)" if save_path is not None else "(--no-save: the game is not kept)"
+    _show_events(console, [Event("info", f"Type 'help' for the commands, 'quit' to leave {leaving}.")])
     _show_events(console, session.advance())
     draw()
     while True:

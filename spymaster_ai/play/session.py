@@ -100,7 +100,7 @@ Type a card name, or a unique start of it (or of any word of a picture's caption
   pass    in Duet sudden death: guess no more
   board   show the board again
   help    this text
-  quit    leave; the game is saved: 'spymaster-ai play resume FILE' goes on
+  quit    leave; a saved game goes on with 'spymaster-ai play resume FILE'
 A clue is a word and a number: 'ocean 2', 'ocean: 2', 'ocean 0', 'ocean unlimited'."""
 
 

@@ -38,7 +38,7 @@ BACKENDS = ("local", "ray")
 # Chunks per worker the scheduler aims at (load balance vs per-task overhead), and the cap.
 _CHUNKS_PER_WORKER = 4
 _MAX_CHUNK = 16
-RAY_INSTALL_HINT = "pip install 'spymaster_ai[ray]'"
+RAY_INSTALL_HINT = "pip install -e '.[ray]' in the spymaster_ai checkout"
 
 
 class BackendError(ValueError):
