@@ -60,7 +60,7 @@ def test_a_missing_ray_is_a_clear_error(monkeypatch):
     from spymaster_ai.sim.backends import RayBackend
 
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails, as where it is not installed
-    with pytest.raises(BackendError, match=r"needs Ray: pip install 'spymaster_ai\[ray\]'"):
+    with pytest.raises(BackendError, match=r"needs Ray: pip install -e '\.\[ray\]' in the spymaster_ai checkout"):
         RayBackend(jobs=2)
 
 
