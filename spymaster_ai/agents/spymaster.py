@@ -45,7 +45,13 @@ DUET_EXTRA_TURN_COST = 1.5
 
 @dataclass(frozen=True)
 class ClueOption:
-    """One scored clue: what it aims at, what it is expected to yield, its worst neighbour."""
+    """One scored clue: what it aims at, what it is expected to yield, its worst neighbour.
+
+    ``closest_bad_similarity`` is in the spymaster's own scoring units: with
+    ``hub_correction`` (the default), how many standard deviations the clue stands above the
+    closest bad card's mean similarity over the clue vocabulary; without it, the model's raw
+    similarity. Compare it with ``embedding.similarity`` only in the second case.
+    """
 
     word: str
     count: int

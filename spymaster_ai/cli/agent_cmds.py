@@ -148,7 +148,9 @@ def clue_cmd(
     from rich.table import Table
 
     table = Table(title=f"clues by {agent}")
-    for col in ("clue", "count", "targets", "score", "exp. found", "closest bad card", "its similarity"):
+    # the spymaster's own units: how far the card stands out for the clue, in standard deviations
+    # of that card's similarity over the clue vocabulary (hub-corrected), not a raw cosine
+    for col in ("clue", "count", "targets", "score", "exp. found", "closest bad card", "its closeness (sd)"):
         table.add_column(col)
     for o in options:
         table.add_row(o["word"], str(o["count"]), ", ".join(o["targets"]), _num(o["score"]),
