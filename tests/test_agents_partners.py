@@ -426,6 +426,7 @@ def test_duet_has_its_own_backward_weights_and_the_registry_turns_them_off_there
     from spymaster_ai.agents import registry
 
     monkeypatch.setattr(registry, "_embedding", lambda name: toy(name))
+    monkeypatch.setattr(registry, "_check_names", lambda spec, names: None)  # toy models, made-up names
     robust = registry.make_spymaster("robust:embedding=a,partner=b+c")
     assert robust._backward_weights("duet") == (0.0, 0.0)
     assert robust._backward_weights("kim2019") == (BACKWARD_STRENGTH, ASSASSIN_BACKWARD)
