@@ -546,3 +546,22 @@ def test_solo_penalty_lets_the_simulated_opponent_cover_then_the_spymaster():
     assert any("The simulated opponent covers" in e.text and "as the penalty" in e.text for e in events)
     assert session.prompt().kind == "cover" and g.phase is Phase.SOLO_COVER
     assert [a["type"] for a in g.actions] == ["clue", "penalty_cover"]
+
+
+def test_an_ai_guess_on_a_zero_clue_claims_no_confidence_from_the_clue_it_steers_away_from():
+    # The AI's ranking for "word: 0" puts first the cards the word calls to mind: the ones to
+    # avoid. A confidence read from it said "0%" for a deliberate pick.
+    class Scored(RecordingGuesser):
+        def rank_cards(self, view):
+            return [SimpleNamespace(word=w, score=float(-i)) for i, w in enumerate(view.visible)]
+
+    settings = PlaySettings(mode="solo", seed=13, role="spymaster")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"guesser": Scored()}, labels)
+    first = session.advance()
+    word = a_legal_clue(session).split()[0]
+    reply = session.answer(f"{word} 0")
+    picks = [e.text for e in [*first, *reply.events, *session.advance()] if " picks " in e.text]
+    assert picks and "confidence" not in picks[0]
+    assert f"away from what {word.upper()} calls to mind" in picks[0]
+    assert all("confidence" not in p for p in picks)

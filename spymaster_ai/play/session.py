@@ -608,7 +608,13 @@ class Session:
             raise SessionError(f"the AI ({actor.role}) returned {word!r}, not a card")
         card = self.names.card(word)
         notes: list[Event] = []
-        if not self.is_duet and callable(getattr(agent, "rank_cards", None)):
+        if not self.is_duet and view.clue is not None and view.clue.is_zero:
+            # A zero clue points away: the cards it ranks first are the ones to avoid, so a
+            # confidence from that ranking would read 0% for a deliberate pick.
+            why = (f"away from what {view.clue.word.upper()} calls to mind" if view.guesses_made == 0
+                   else "for an earlier clue")
+            notes.append(Event("ai", f"{self._who(actor)} picks {self.label(card)}, {why}"))
+        elif not self.is_duet and callable(getattr(agent, "rank_cards", None)):
             # Classic: the AI has no key, so its confidence is built from public facts only.
             try:
                 ranked = agent.rank_cards(view)
