@@ -200,3 +200,30 @@ def test_progress_bar_goes_to_stderr(capsys):
     run(None, "", games=3, progress=True)
     captured = capsys.readouterr()
     assert captured.out == "" and "3/3" in captured.err
+
+
+class _UnreachableCluster(runner.Backend):
+    """A backend that fails before any game comes back (a cluster that cannot be reached)."""
+
+    name = "unreachable"
+
+    @property
+    def workers(self) -> int:
+        return 1
+
+    def play(self, job, chunks):
+        raise RuntimeError("cannot reach the cluster")
+        yield  # pragma: no cover - a generator that fails on its first step
+
+
+def test_a_run_that_fails_before_its_first_game_leaves_no_empty_results_file(tmp_path):
+    path = tmp_path / "r.jsonl"
+    with pytest.raises(RuntimeError, match="cannot reach"):
+        run(tmp_path, "r.jsonl", games=4, backend=_UnreachableCluster())
+    assert not path.exists()
+    # a file that already held games is kept as it was
+    run(tmp_path, "r.jsonl", games=2)
+    before = path.read_bytes()
+    with pytest.raises(RuntimeError, match="cannot reach"):
+        run(tmp_path, "r.jsonl", games=4, backend=_UnreachableCluster())
+    assert path.read_bytes() == before

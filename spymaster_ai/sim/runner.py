@@ -272,6 +272,7 @@ def run_games(
     start = time.perf_counter()
     try:
         done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed) if path else {}
+        created = path is not None and not path.exists()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             _write_sorted(path, done)  # drops a torn last line before appending
@@ -303,6 +304,8 @@ def run_games(
         finally:
             if handle is not None:
                 handle.close()
+            if created and not done:  # a run that failed before its first game leaves no empty file
+                path.unlink(missing_ok=True)
     finally:
         if owned:
             runner.close()
