@@ -643,3 +643,36 @@ def test_spymaster_warns_once_with_a_zero_clue_at_the_assassin_near_the_end():
     for bad in ({"warn_cards": -1}, {"zero_weight": -1.0}):
         with pytest.raises(ValueError, match=next(iter(bad))):
             spymaster(**bad)
+
+
+def test_memory_expects_the_partner_to_be_drawn_to_what_an_unfinished_clue_points_at():
+    """The embedding guesser adds an unfinished clue's evidence within the count
+    (``history_weight``); with ``memory_weight`` the partner model does the same."""
+    own = ("apple", "orange", "piano", "guitar")
+    base = classic_view(own=own, assassins=("knife",))
+    # OCEAN: 2 found nothing (OAK was a bystander): SHARK and WHALE still tempt the partner
+    ocean = ClueHistoryEntry("red", Clue("ocean", 2), ("oak",), ("bystander",))
+    seen = dataclasses.replace(base, visible=tuple(w for w in BOARD if w != "oak"), history=(ocean,))
+
+    def fruit(sm, view):
+        return next(o for o in sm.rank_clues(view, top=50) if o.word == "fruit")
+
+    plain, remembering = spymaster(), spymaster(memory_weight=1.0)
+    assert fruit(remembering, base) == fruit(plain, base)  # no unfinished clue: nothing to remember
+    with_memory, without = fruit(remembering, seen), fruit(plain, seen)
+    assert with_memory.expected_cost > without.expected_cost
+    assert with_memory.score < without.score
+    # a finished clue is forgotten, as the guesser forgets it
+    done = dataclasses.replace(seen, history=(ClueHistoryEntry("red", Clue("ocean", 1), ("shark",), ("own",)),))
+    assert fruit(remembering, done) == fruit(plain, done)
+    # Duet has its own weight (None: the same); the registry turns it off there
+    duet = dataclasses.replace(
+        duet_view(own=own, tokens_left=8, greens_left=14, turns_played=1),
+        history=(ClueHistoryEntry("A", Clue("ocean", 2), ("oak",), ("bystander",)),),
+    )
+    assert fruit(spymaster(memory_weight=1.0, duet_memory_weight=0.0), duet) == fruit(plain, duet)
+    assert fruit(spymaster(memory_weight=1.0), duet) != fruit(plain, duet)
+    with pytest.raises(ValueError, match="memory_weight"):
+        spymaster(memory_weight=-1.0)
+    with pytest.raises(ValueError, match="duet_memory_weight"):
+        spymaster(duet_memory_weight=-0.5)
