@@ -136,9 +136,11 @@ def test_embedding_names_go_through_the_loader(monkeypatch):
         assert agent.assassin_backward == registry.ASSASSIN_BACKWARD > 0
         assert agent._backward_weights("duet") == (0.0, 0.0)  # not against Duet's clock
         assert agent.warn_cards == registry.WARN_CARDS >= 9  # a zero-clue warning on the first turn
-        # it expects the partner to remember its unfinished clues, as the registry guesser does,
-        # except in Duet
-        assert agent.memory_weight == registry.MEMORY_WEIGHT == 1.0 and agent.duet_memory_weight == 0.0
+
+    # the robust spymaster expects its partner to remember its unfinished clues, as the registry
+    # guesser does, except in Duet; a single-model one predicts from the current clue alone
+    assert d.memory_weight == registry.MEMORY_WEIGHT == 1.0 and d.duet_memory_weight == 0.0
+    assert s.memory_weight == 0.0
     assert make_spymaster("robust:backward_strength=0").backward_strength == 0.0
     assert make_spymaster("robust:warn_cards=0").warn_cards == 0
     assert make_spymaster("robust:assassin_backward=0").assassin_backward == 0.0

@@ -41,8 +41,9 @@ DUET_ASSASSIN_BACKWARD = 0.0
 # Every registry spymaster warns with a zero clue for the assassin on its first turn (classic
 # rules and the Kim protocol; never in Duet or solo): EmbeddingSpymaster.warning.
 WARN_CARDS = 9
-# Every registry spymaster expects its partner to remember its unfinished clues as the registry
-# guesser does (history_weight 1.0), except in Duet, where it lost games (EmbeddingSpymaster).
+# The robust spymaster expects its partner to remember its unfinished clues as the registry
+# guesser does (history_weight 1.0), except in Duet, where it lost games; a single-model
+# spymaster does not: it lost cross-play games with it (EmbeddingSpymaster).
 MEMORY_WEIGHT = 1.0
 DUET_MEMORY_WEIGHT = 0.0
 # The packaged models a leave-one-out robust spymaster (``robust:exclude=G``) draws on.
@@ -353,8 +354,9 @@ def make_spymaster(spec: str) -> Spymaster:
     checked.setdefault("duet_backward_strength", DUET_BACKWARD_STRENGTH)
     checked.setdefault("duet_assassin_backward", DUET_ASSASSIN_BACKWARD)
     checked.setdefault("warn_cards", WARN_CARDS)
-    checked.setdefault("memory_weight", MEMORY_WEIGHT)
-    checked.setdefault("duet_memory_weight", DUET_MEMORY_WEIGHT)
+    if name == "robust":
+        checked.setdefault("memory_weight", MEMORY_WEIGHT)
+        checked.setdefault("duet_memory_weight", DUET_MEMORY_WEIGHT)
     return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
 
 

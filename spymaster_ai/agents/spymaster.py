@@ -187,12 +187,13 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     guesser does (``history_weight``): within the count each card gains this many times its
     best positive z-score for an earlier clue of mine that still has cards to find, so the
     spymaster expects a leftover to be taken, or a card an old clue misled toward to tempt
-    again. 0 (the class default) predicts from the current clue alone; the registry
-    spymasters use 1.0 (the guesser's own weight) outside Duet: Kim protocol, robust
-    spymaster with the guesser's model held out, 5 models x 300 games, 12.05 -> 11.79 turns
-    and 90.5 -> 91.2% wins (seed 11), 12.14 -> 11.87 and 91.0 -> 91.3% (seed 7); 0.5 gave
-    11.69 / 11.91 / 12.03 turns (seeds 11 / 7 / 13, base 12.17 on 13), 2.0 12.07 (seed 11);
-    mirror pairs unchanged (GloVe 4.64 -> 4.63, MiniLM 4.47 turns). ``duet_memory_weight``
+    again. 0 (the class default) predicts from the current clue alone; the registry's robust
+    spymaster uses 1.0 (the guesser's own weight) outside Duet: Kim protocol, the guesser's
+    model held out, 5 models x 300 games, 12.05 -> 11.79 turns and 90.5 -> 91.2% wins (seed
+    11), 12.14 -> 11.87 and 91.0 -> 91.3% (seed 7); 0.5 gave 11.69 / 11.91 / 12.03 turns
+    (seeds 11 / 7 / 13, base 12.17 on 13), 2.0 12.07 (seed 11). Single-model spymasters keep
+    0: with 1.0 their cross-play lost wins (67.7 -> 66.2%, 20 pairs x 500 games; tournament
+    67.4 -> 65.5%, 15.34 -> 15.42 turns); mirror pairs were unchanged. ``duet_memory_weight``
     replaces it in Duet (``None``: the same): there it lost games, 13.7 -> 11.5% (1.0) and
     12.2% (0.5), seed 11, so the registry sets 0.
 
