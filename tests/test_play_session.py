@@ -271,14 +271,17 @@ def test_a_humans_zero_clue_gets_no_explanation():
     assert not any(e.text.startswith("A zero clue") for e in reply.events)
 
 
+class Scored(RecordingGuesser):
+    """The random guesser with a ranking to share: board order, first best."""
+
+    def rank_cards(self, view):
+        return [SimpleNamespace(word=w, score=float(-i)) for i, w in enumerate(view.visible)]
+
+
 def test_the_ai_guesser_tells_a_classic_spymaster_its_confidence_but_says_nothing_in_duet():
     classic = start(PlaySettings(mode="solo", seed=13, role="spymaster"))
     _, events, _ = play_out(classic)
     assert not any("confidence" in e.text for e in events)  # the random guesser has no scores to share
-
-    class Scored(RecordingGuesser):
-        def rank_cards(self, view):
-            return [SimpleNamespace(word=w, score=float(-i)) for i, w in enumerate(view.visible)]
 
     settings = PlaySettings(mode="solo", seed=13, role="spymaster")
     game, labels = new_game(settings)
@@ -551,10 +554,6 @@ def test_solo_penalty_lets_the_simulated_opponent_cover_then_the_spymaster():
 def test_an_ai_guess_on_a_zero_clue_claims_no_confidence_from_the_clue_it_steers_away_from():
     # The AI's ranking for "word: 0" puts first the cards the word calls to mind: the ones to
     # avoid. A confidence read from it said "0%" for a deliberate pick.
-    class Scored(RecordingGuesser):
-        def rank_cards(self, view):
-            return [SimpleNamespace(word=w, score=float(-i)) for i, w in enumerate(view.visible)]
-
     settings = PlaySettings(mode="solo", seed=13, role="spymaster")
     game, labels = new_game(settings)
     session = Session(settings, game, {"guesser": Scored()}, labels)
