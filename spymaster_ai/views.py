@@ -15,6 +15,9 @@ from typing import Optional
 
 from .rules.moves import Clue
 
+# Outcomes that found one of the clue giver's cards (classic "own", Duet "green").
+_FOUND = frozenset({"own", "green"})
+
 
 @dataclass(frozen=True)
 class ClueHistoryEntry:
@@ -28,6 +31,19 @@ class ClueHistoryEntry:
     clue: Clue
     guesses: tuple[str, ...] = ()
     outcomes: tuple[str, ...] = ()
+
+    @property
+    def found(self) -> int:
+        """How many guesses for this clue found one of the giver's cards."""
+        return sum(1 for o in self.outcomes if o in _FOUND)
+
+    @property
+    def unfinished(self) -> bool:
+        """The clue may still point at cards to find: fewer found than its count, or an
+        unlimited clue whose last guess found one. A zero clue never is."""
+        if self.clue.unlimited:
+            return bool(self.outcomes) and self.outcomes[-1] in _FOUND
+        return self.clue.count > self.found
 
 
 @dataclass(frozen=True)

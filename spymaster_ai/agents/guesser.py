@@ -22,7 +22,6 @@ from .duet_clock import DUET_GREENS, black_cost_in_greens
 from .duet_prior import partner_side_probabilities
 from .vocabulary import SimilarityModel, is_clue_shaped
 
-_FOUND = frozenset({"own", "green"})
 # Unconditional partner-side rates on a full Duet board (RULES.md §3): 9 green, 3 black of 25.
 _BASE_GREEN, _BASE_BLACK = 9 / 25, 3 / 25
 
@@ -208,15 +207,9 @@ class EmbeddingGuesser:
             return None
         best: Optional[dict[str, float]] = None
         for entry in self._earlier(view):
-            clue = entry.clue
-            found = sum(1 for o in entry.outcomes if o in _FOUND)
-            if clue.unlimited:
-                open_ = bool(entry.outcomes) and entry.outcomes[-1] in _FOUND
-            else:
-                open_ = clue.count > found
-            if not open_:
+            if not entry.unfinished:
                 continue
-            z = self._z(view, clue.word)
+            z = self._z(view, entry.clue.word)
             best = z if best is None else {w: max(best[w], z[w]) for w in best}
         return best
 
@@ -228,7 +221,7 @@ class EmbeddingGuesser:
             return ()
         since: list[ClueHistoryEntry] = []
         for entry in reversed(self._earlier(view)):
-            if any(o in _FOUND for o in entry.outcomes):
+            if entry.found:
                 break
             if not entry.clue.unlimited and entry.clue.count > 0:
                 since.append(entry)

@@ -23,7 +23,6 @@ from .partner_model import expected_outcome
 from .clue_space import _spread
 from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel
 
-_FOUND = frozenset({"own", "green"})
 # The softmax temperature under which the partner's past guesses are scored when ``adapt``
 # weighs the partner models: 0.75 fits a guesser of an unseen model (transfer study part B)
 # and real people (human Duet split) best, so no model is ruled out by one misread.
@@ -407,7 +406,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             clue = entry.clue
             if clue.unlimited or clue.count == 0:
                 continue
-            left = clue.count - sum(1 for o in entry.outcomes if o in _FOUND)
+            left = clue.count - entry.found
             if left <= 0:
                 continue
             i = self._vocab_index.get(clue.word)
@@ -594,20 +593,6 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         s = board.sim(k)[:, columns]
         return (s - s.mean(axis=0)) / np.maximum(s.std(axis=0), 1e-9)
 
-    @staticmethod
-    def _open_clues(view: SpymasterView) -> list[str]:
-        """My earlier clues the partner has not finished (as its guesser's memory counts them)."""
-        out = []
-        for entry in view.history:
-            clue = entry.clue
-            found = sum(1 for o in entry.outcomes if o in _FOUND)
-            if clue.unlimited:
-                if entry.outcomes and entry.outcomes[-1] in _FOUND:
-                    out.append(clue.word)
-            elif clue.count > found:
-                out.append(clue.word)
-        return out
-
     def _remembered_rows(self, view: SpymasterView, board: BoardMatrices) -> Optional[list[np.ndarray]]:
         """Per partner model, (cards,): how far the partner's memory of my unfinished clues lifts
         each card within the count (``memory_weight``, or ``duet_memory_weight`` in Duet, times
@@ -616,24 +601,23 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         weight = self.memory_weight
         if view.game == "duet" and self.duet_memory_weight is not None:
             weight = self.duet_memory_weight
-        words = [w for w in self._open_clues(view) if w in self._vocab_index]
-        if not words or weight == 0:
-            return None
-        columns = np.array([self._vocab_index[w] for w in words])
-        return [
-            (weight * np.maximum(self._board_z(board, k, columns), 0.0).max(axis=1)).astype(np.float32)
-            for k in range(1, len(self.partners) + 1)
-        ]
+        unfinished = [e.clue.word for e in view.history if e.unfinished]
+        return self._positive_z_rows(board, unfinished, weight, np.max)
 
     def _warned_rows(self, view: SpymasterView, board: BoardMatrices) -> Optional[list[np.ndarray]]:
         """Per partner model, (cards,): how far my earlier zero clues push each card down in
         the partner's eyes (``zero_weight`` times its positive z for them); None without any."""
-        words = [w for w in self._zero_clues(view) if w in self._vocab_index]
-        if not words or self.zero_weight == 0:
+        return self._positive_z_rows(board, self._zero_clues(view), self.zero_weight, np.sum)
+
+    def _positive_z_rows(self, board: BoardMatrices, words: list[str], weight: float, reduce) -> Optional[list[np.ndarray]]:
+        """Per partner model, (cards,): ``weight`` times ``reduce`` (over ``words``, those in
+        the vocabulary) of each card's positive z-score for them; None when nothing counts."""
+        words = [w for w in words if w in self._vocab_index]
+        if not words or weight == 0:
             return None
         columns = np.array([self._vocab_index[w] for w in words])
         return [
-            (self.zero_weight * np.maximum(self._board_z(board, k, columns), 0.0).sum(axis=1)).astype(np.float32)
+            (weight * reduce(np.maximum(self._board_z(board, k, columns), 0.0), axis=1)).astype(np.float32)
             for k in range(1, len(self.partners) + 1)
         ]
 
