@@ -72,7 +72,8 @@ class Anatomy:
 
 
 def cell_kind(path: Path, guesser: str) -> str:
-    """'mirror', 'robust', 'robust, family' or 'single' from a leave-one-out cell's file name."""
+    """'mirror', 'robust', 'robust, family', 'reference' (the robust spymaster with G in its
+    pool) or 'single' from a leave-one-out cell's file name."""
     stem = path.name
     if stem.startswith(f"{guesser}__{guesser}__"):
         return "mirror"
@@ -80,6 +81,8 @@ def cell_kind(path: Path, guesser: str) -> str:
         return "robust"
     if stem.startswith("robust_exclude="):
         return "robust, family"
+    if stem.startswith("robust_"):
+        return "reference"
     return "single"
 
 
@@ -120,12 +123,13 @@ def table(results: Path) -> str:
         groups: dict[str, list[Path]] = {}
         for path in sorted(g_dir.glob("*.jsonl")):
             groups.setdefault(cell_kind(path, guesser), []).append(path)
-        for kind in ("mirror", "single", "robust", "robust, family"):
+        for kind in ("mirror", "single", "robust", "robust, family", "reference"):
             if kind not in groups:
                 continue
             a = anatomy_of(groups[kind])
             label = {"single": "each other single model (pooled)", "robust": "robust, G held out",
-                     "robust, family": "robust, G's family held out"}.get(kind, kind)
+                     "robust, family": "robust, G's family held out",
+                     "reference": "reference: robust with G in its pool"}.get(kind, kind)
             per_clue = a.greens / a.clues if a.clues else 0.0
             lines.append(
                 f"| `{guesser}` | {label} | {a.games} | {100 * a.wins / max(a.games, 1):.1f} | {per_clue:.2f} | "

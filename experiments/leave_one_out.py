@@ -10,6 +10,10 @@ each cell's robust spymaster uses all of them but G. ``--related A+B`` declares 
 near-twins (e.g. MiniLM and mpnet: the same sentence-transformers training data); the table
 then also reports the stricter figure with G's whole family held out.
 
+``--reference`` (default on) adds one cell per G that is not cross-play: the robust spymaster
+with G *in* its pool (every pool model, G included). Between it and the G-held-out cell lies
+what not knowing the partner's model costs, apart from the spymaster's strategy.
+
     python experiments/leave_one_out.py --games 500 --seed 0 --jobs 1
 """
 
@@ -39,6 +43,11 @@ def robust_without(held_out: str, pool: list[str], extra: str = "") -> str:
     return spec + (f",{extra}" if extra else "")
 
 
+def robust_with_all(pool: list[str], extra: str = "") -> str:
+    """The reference robust spymaster: every pool model is a partner model, G included."""
+    return f"robust:partner={'+'.join(pool)}" + (f",{extra}" if extra else "")
+
+
 def family_of(model: str, related: list[set[str]]) -> str:
     """``model`` and its declared near-twins, ``+``-separated in a stable order."""
     for group in related:
@@ -61,6 +70,7 @@ def main() -> None:
     ap.add_argument("--robust", default="", help="extra robust spymaster parameters, e.g. disagreement=1.0")
     ap.add_argument("--pool", default=",".join(LEAVE_ONE_OUT_POOL), help="comma-separated models the robust spymaster may use (all but G)")
     ap.add_argument("--related", action="append", default=[], help="a family of near-twin models, e.g. minilm+mpnet (repeatable): also report the robust spymaster with G's whole family held out")
+    ap.add_argument("--reference", action=argparse.BooleanOptionalAction, default=True, help="also play the robust spymaster with G in its pool (a reference, not cross-play)")
     ap.add_argument("--out", type=Path, default=Path("experiments/results/leave_one_out"))
     args = ap.parse_args()
     models = args.models.split(",")
@@ -75,12 +85,13 @@ def main() -> None:
              "Win rate % [95% Wilson interval]; kim2019 also mean turns [95% t interval] (a loss counts 25).", ""]
     for kind in kinds:
         turns = kind == "kim2019"
-        rows, matrix, robust_rates, family_rates = [], {}, [], []
+        rows, matrix, robust_rates, family_rates, reference_rates = [], {}, [], [], []
+        reference = robust_with_all(pool, args.robust) if args.reference else None
         for guesser in models:
             robust = robust_without(guesser, pool, args.robust)
             family = family_of(guesser, related)
             strict = robust_without(family, pool, args.robust) if family != guesser else robust
-            spymasters = [*models, robust] + ([strict] if strict != robust else [])
+            spymasters = [*models, robust] + ([strict] if strict != robust else []) + ([reference] if reference else [])
             t = run_tournament(
                 kind, spymasters=spymasters, guessers=[guesser], games=args.games, seed=args.seed,
                 options=PlayOptions(), jobs=args.jobs, results_dir=args.out / kind / guesser, progress=True,
@@ -98,6 +109,12 @@ def main() -> None:
                 "mirror": t.cell(guesser, guesser), "cross": cross, "robust": rb, "robust_spec": robust,
                 "robust_family_held_out": fb, "robust_family_spec": strict,
             }
+            ref_col = ""
+            if reference:
+                rf = t.cell(reference, guesser)
+                reference_rates.append(rf["win_rate"])
+                figures[kind][guesser].update({"robust_g_in_pool": rf, "robust_g_in_pool_spec": reference})
+                ref_col = f" {format_cell(rf)}" + (f" / {format_cell(rf, turns=True)} turns" if turns else "") + " |"
             extra = f" / {format_cell(rb, turns=True)} turns" if turns else ""
             strict_col = ""
             if related:
@@ -105,7 +122,7 @@ def main() -> None:
             rows.append(
                 f"| `{guesser}` | {format_cell(t.cell(guesser, guesser))} | "
                 + " | ".join(format_cell(cross[s]) if s in cross else "(mirror)" for s in models)
-                + f" | {100 * wins / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] | {format_cell(rb)}{extra} | {causes(rb)} |{strict_col}"
+                + f" | {100 * wins / n:.1f} [{100 * lo:.1f}, {100 * hi:.1f}] | {format_cell(rb)}{extra} | {causes(rb)} |{strict_col}{ref_col}"
             )
         mean_robust = sum(robust_rates) / len(robust_rates)
         mean_family = sum(family_rates) / len(family_rates)
@@ -115,11 +132,13 @@ def main() -> None:
             + (f"; near-twin families: {'; '.join('+'.join(sorted(g)) for g in related)}." if related else "."), "",
             "| guesser G | mirror (self-play) | " + " | ".join(f"spymaster `{s}`" for s in models)
             + " | single-model cross-play pooled | robust, G held out | robust losses |"
-            + (" robust, G's family held out |" if related else ""),
-            "|---|---|" + "---|" * len(models) + "---|---|---|" + ("---|" if related else ""),
+            + (" robust, G's family held out |" if related else "")
+            + (" reference: robust with G in its pool |" if reference else ""),
+            "|---|---|" + "---|" * len(models) + "---|---|---|" + ("---|" if related else "") + ("---|" if reference else ""),
             *rows, "",
             f"Robust spymaster with G held out, mean over G: {100 * mean_robust:.1f}% wins."
-            + (f" With G's whole family held out: {100 * mean_family:.1f}%." if related else ""), "",
+            + (f" With G's whole family held out: {100 * mean_family:.1f}%." if related else "")
+            + (f" Reference, G in the pool (not cross-play): {100 * sum(reference_rates) / len(reference_rates):.1f}%." if reference else ""), "",
             f"Cross-play matrix ({kind}; rows spymaster, columns guesser):", "",
             "| spymaster \\ guesser | " + " | ".join(f"`{g}`" for g in models) + " |",
             "|---|" + "---|" * len(models),

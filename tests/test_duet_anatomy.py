@@ -88,6 +88,8 @@ def test_the_table_has_one_row_per_kind_of_cell(study, results):
         "mirror", "each other single model (pooled)", "robust, G held out", "robust, G's family held out"]
     assert "| 30 | 100.0 |" in rows[0]
     assert study.cell_kind(Path("robust_exclude=g+h_partner=a__g__3.jsonl"), "g") == "robust, family"
+    # leave_one_out.py's reference cell (G in the pool) is neither cross-play nor a single model
+    assert study.cell_kind(Path("robust_partner=a+b+g__g__4.jsonl"), "g") == "reference"
 
 
 def test_a_results_folder_without_duet_cells_is_refused_clearly(study, tmp_path):
