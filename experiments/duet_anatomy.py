@@ -12,6 +12,13 @@ so the figures are the rules' own, not a re-derivation from the key).
 
 ``--results`` is the output folder of ``leave_one_out.py`` (its per-game JSON-lines files,
 which git does not keep: run that script first).
+
+``--black-ranks`` adds a second table (it loads the models): for the robust spymaster's cells,
+each first guess that was a black card, by the rank the spymaster's own partner models gave
+that card for the clue (their mean z-score, each card hub-standardised as the embedding
+guesser reads it; 1 = the card they tie closest to the clue, among the cards the guesser
+could take). A black card they ranked far down is a reading of G's that no model of the
+pool predicted, whatever the spymaster's costs.
 """
 
 from __future__ import annotations
@@ -23,7 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from spymaster_ai.rules.duet import MISSIONS, TOTAL_GREENS, DuetGame
+from spymaster_ai.rules.duet import MISSIONS, TOTAL_GREENS, DuetGame, Player
+
+RANK_BINS = ((1, 2), (2, 4), (4, 8), (8, 26))  # [lo, hi): the rank of a black first guess
 
 PLACES = ("first", "within", "past", "sudden death")
 OUTCOMES = ("green", "bystander", "black")
@@ -138,12 +147,120 @@ def table(results: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def pool_of(spec: str) -> list[str]:
+    """The partner models a robust spymaster spec names (leave_one_out.py always lists them)."""
+    from spymaster_ai.agents.registry import parse_spec
+
+    partner = parse_spec(spec)[1].get("partner")
+    if partner is None:
+        raise SystemExit(f"{spec!r}: the spec names no partner models")
+    return str(partner).split("+")
+
+
+def black_first_guess_ranks(path: Path, rank_of) -> Counter:
+    """For one cell's games: how many first guesses were black, by the rank ``rank_of(clue,
+    words, guessable, card)`` gives the card taken (each game replayed through the engine)."""
+    out: Counter = Counter()
+    with path.open() as handle:
+        for text in handle:
+            if not text.strip():
+                continue
+            record = json.loads(text)["record"]
+            game = DuetGame.from_config(record["config"])
+            words = list(record["config"]["words"])
+            clue, made, guesser = None, 0, None
+            for action in record["actions"]:
+                kind = action["type"]
+                if kind == "clue":
+                    game.replay([action])
+                    clue, made = action["word"], 0
+                    guesser = Player.B if action["giver"] == "A" else Player.A
+                    continue
+                if kind == "guess":
+                    made += 1
+                    if made == 1:
+                        guessable = [w for w in words if game.can_guess(guesser, w)]
+                    result = game.guess(action["word"])
+                    if made == 1 and result.identity.value == "black":
+                        out[rank_of(clue, words, guessable, action["word"])] += 1
+                elif kind == "sd_guess":
+                    game.sudden_death_guess(action["player"], action["word"])
+                else:
+                    game.replay([action])
+    return out
+
+
+class PoolReading:
+    """How a robust spymaster's partner models rank the cards for a clue: their mean z-score
+    over the cards still guessable, each card's similarity first standardised over 2,000
+    common words (``EmbeddingGuesser``'s hub correction)."""
+
+    def __init__(self, names: list[str]) -> None:
+        from spymaster_ai.agents.registry import _embedding
+        from spymaster_ai.agents.vocabulary import is_clue_shaped
+
+        self.models = [_embedding(n) for n in names]
+        self.references = [[w for w in m.clue_vocabulary() if is_clue_shaped(w)][:2000] for m in self.models]
+        self._board: tuple[str, ...] = ()
+        self._stats: list = []
+
+    def rank(self, clue: str, words: list[str], guessable: list[str], card: str) -> int:
+        import numpy as np
+
+        if tuple(words) != self._board:
+            self._board = tuple(words)
+            self._stats = []
+            for m, ref in zip(self.models, self.references):
+                sims = np.asarray(m.similarity(ref, words), dtype=np.float64)
+                self._stats.append((sims.mean(axis=0), np.maximum(sims.std(axis=0), 1e-9)))
+        keep = np.array([words.index(w) for w in guessable])
+        zs = []
+        for m, (mu, sd) in zip(self.models, self._stats):
+            row = ((np.asarray(m.similarity([clue], words), dtype=np.float64)[0] - mu) / sd)[keep]
+            zs.append((row - row.mean()) / max(float(row.std()), 1e-12))
+        z = np.mean(zs, axis=0)
+        return 1 + int((z > z[guessable.index(card)]).sum())
+
+
+def black_rank_table(results: Path) -> str:
+    """The ``--black-ranks`` table: robust cells only (G held out, and the reference)."""
+    lines = [
+        "",
+        "Black first guesses of the robust spymaster's cells, by the rank its own partner models gave "
+        "the card taken (1 = the card they tie closest to the clue, among the cards the guesser could take).",
+        "",
+        "| guesser G | spymaster | black first guesses | "
+        + " | ".join(f"rank {lo}" if hi == lo + 1 else f"rank {lo}-{hi - 1}" if hi < 26 else f"rank {lo} or lower" for lo, hi in RANK_BINS)
+        + " |",
+        "|---|---|---|" + "---|" * len(RANK_BINS),
+    ]
+    readers: dict[tuple[str, ...], PoolReading] = {}
+    for g_dir in sorted(p for p in (results / "duet").iterdir() if p.is_dir()):
+        guesser = g_dir.name
+        order = ("robust", "robust, family", "reference")
+        for path in sorted(g_dir.glob("robust_*.jsonl"), key=lambda p: (order.index(cell_kind(p, guesser)), p.name)):
+            kind = cell_kind(path, guesser)
+            first = json.loads(path.open().readline())
+            names = tuple(pool_of(first["agents"]["a_spymaster"]))
+            reader = readers.setdefault(names, PoolReading(list(names)))
+            ranks = black_first_guess_ranks(path, reader.rank)
+            total = sum(ranks.values())
+            cells = [sum(n for r, n in ranks.items() if lo <= r < hi) for lo, hi in RANK_BINS]
+            label = {"robust": "robust, G held out", "robust, family": "robust, G's family held out",
+                     "reference": "reference: robust with G in its pool"}[kind]
+            lines.append(f"| `{guesser}` | {label} | {total} | " + " | ".join(f"{c} ({c / total:.0%})" if total else "–" for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", type=Path, required=True, help="a leave_one_out.py output folder")
     ap.add_argument("--out", type=Path, help="write the markdown table here (default: print it)")
+    ap.add_argument("--black-ranks", action="store_true", help="add the ranks of black first guesses under the spymaster's models (loads them)")
     args = ap.parse_args()
     text = table(args.results)
+    if args.black_ranks:
+        text += black_rank_table(args.results)
     if args.out:
         args.out.write_text(text)
         print(f"wrote {args.out}")

@@ -92,6 +92,25 @@ def test_the_table_has_one_row_per_kind_of_cell(study, results):
     assert study.cell_kind(Path("robust_partner=a+b+g__g__4.jsonl"), "g") == "reference"
 
 
+def test_black_first_guesses_are_ranked_among_the_cards_the_guesser_could_take(study, results):
+    """--black-ranks: every black first guess (as the anatomy counts them) is ranked once,
+    among cards still guessable for that guesser: never a covered card, always the card taken."""
+    path = results / "duet" / "g" / "robust_exclude=g_partner=a+b__g__2.jsonl"
+    seen = []
+
+    def rank_of(clue, words, guessable, card):
+        assert card in guessable and len(set(guessable)) == len(guessable) <= len(words) == 25
+        seen.append(len(guessable))
+        return len(guessable)  # a stand-in rank: how many cards were left to choose from
+
+    ranks = study.black_first_guess_ranks(path, rank_of)
+    blacks = study.anatomy_of([path]).guesses["first"]["black"]
+    assert blacks > 0 and sum(ranks.values()) == blacks == len(seen)
+    assert ranks == {n: seen.count(n) for n in set(seen)}
+    assert min(seen) < 25  # later clues choose among fewer cards: covered greens are left out
+    assert study.pool_of("robust:exclude=g,partner=a+b") == ["a", "b"]
+
+
 def test_a_results_folder_without_duet_cells_is_refused_clearly(study, tmp_path):
     with pytest.raises(SystemExit, match="no Duet cells"):
         study.table(tmp_path)
