@@ -154,7 +154,8 @@ def test_embedding_names_go_through_the_loader(monkeypatch):
         ("minilm:risk=high", "risk must be a number"),
         ("minilm:risk=2", "risk must be in"),
         ("minilm:max_count=2.5", "max_count must be an integer"),
-        ("minilm:duet_prior=1", "unknown parameter 'duet_prior'"),
+        ("minilm:duet_prior=1", "'duet_prior' is a guesser parameter, and this spec is used as a spymaster"),
+        ("minilm:duet_prio=1", "unknown parameter 'duet_prio'"),
         ("minilm:embedding=glove50", "implied by the name"),
         ("nosuchmodel", "unknown embedding 'nosuchmodel'"),
         ("robust:partner=glove50+", "empty model name"),
@@ -163,6 +164,9 @@ def test_embedding_names_go_through_the_loader(monkeypatch):
             make_spymaster(spec)
     with pytest.raises(AgentSpecError, match="must be true or false"):
         make_guesser("minilm:use_history=yes")
+    # One spec in both roles (a tournament's --agents): the slip is named, not just "unknown".
+    with pytest.raises(AgentSpecError, match="'risk' is a spymaster parameter, and this spec is used as a guesser"):
+        make_guesser("minilm:risk=0.3")
 
 
 def test_agent_names_cover_the_builtins():

@@ -165,13 +165,17 @@ def _check_names(spec: str, names: list[str]) -> None:
 # -- construction with checked parameters -----------------------------------------------------------
 
 
-def _check(cls: Callable[..., Any], spec: str, params: dict[str, Any], coerce: bool) -> dict[str, Any]:
-    # Built-in agents (coerce=True) get their models from the registry, never as spec values.
-    reserved = ("embedding", "partner") if coerce else ()
+def _check(
+    cls: Callable[..., Any], spec: str, params: dict[str, Any], coerce: bool, other_role: Optional[tuple[str, Callable[..., Any]]] = None
+) -> dict[str, Any]:
     """The spec's parameters, checked by name (and by type for built-in agents) against ``cls``.
 
-    Done before any model is loaded, so a typo fails in milliseconds.
+    Done before any model is loaded, so a typo fails in milliseconds. ``other_role``: (its name,
+    its class): a parameter of the other role is named as such, the likeliest slip when one
+    spec plays both roles (a tournament's ``--agents``).
     """
+    # Built-in agents (coerce=True) get their models from the registry, never as spec values.
+    reserved = ("embedding", "partner") if coerce else ()
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):
@@ -184,6 +188,14 @@ def _check(cls: Callable[..., Any], spec: str, params: dict[str, Any], coerce: b
             if takes_any:
                 continue
             names = ", ".join(sorted(k for k in accepted if k not in reserved)) or "none"
+            if other_role is not None and key in inspect.signature(other_role[1]).parameters:
+                this_role = "spymaster" if other_role[0] == "guesser" else "guesser"
+                raise AgentSpecError(
+                    f"agent spec {spec!r}: {key!r} is a {other_role[0]} parameter, and this spec is "
+                    f"used as a {this_role}: give it to the {other_role[0]}'s spec only (a tournament's "
+                    f"--agents gives every spec both roles; --spymasters and --guessers separate them) "
+                    f"({this_role} parameters: {names})"
+                )
             raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} (accepted: {names})")
         if coerce:
             out[key] = _coerce(spec, key, val, accepted[key].default)
@@ -321,6 +333,7 @@ def _without(spec: str, exclude: str, own: Any, partner: Any) -> tuple[str, str]
 def make_spymaster(spec: str) -> Spymaster:
     """A spymaster from its spec (see the module docstring)."""
     from .baselines import ClosestCardSpymaster
+    from .guesser import EmbeddingGuesser
     from .spymaster import EmbeddingSpymaster
 
     name, params = parse_spec(spec)
@@ -339,7 +352,7 @@ def make_spymaster(spec: str) -> Spymaster:
     exclude = params.pop("exclude", None)
     if exclude is not None and name != "robust":
         raise AgentSpecError(f"agent spec {spec!r}: only 'robust' takes exclude")
-    checked = _check(EmbeddingSpymaster, spec, params, coerce=True)
+    checked = _check(EmbeddingSpymaster, spec, params, coerce=True, other_role=("guesser", EmbeddingGuesser))
     if name == "robust" and exclude is not None:
         own, partner = _without(spec, str(exclude), own, partner)
     if name == "robust":
@@ -364,6 +377,7 @@ def make_guesser(spec: str) -> Guesser:
     """A guesser from its spec (see the module docstring)."""
     from .baselines import RandomGuesser
     from .guesser import EmbeddingGuesser
+    from .spymaster import EmbeddingSpymaster
 
     name, params = parse_spec(spec)
     if _is_custom(name):
@@ -373,7 +387,7 @@ def make_guesser(spec: str) -> Guesser:
         return _build(RandomGuesser, spec, (), _check(RandomGuesser, spec, params, coerce=True))
     if "embedding" in params:
         raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
-    checked = _check(EmbeddingGuesser, spec, params, coerce=True)
+    checked = _check(EmbeddingGuesser, spec, params, coerce=True, other_role=("spymaster", EmbeddingSpymaster))
     return _build(EmbeddingGuesser, spec, (_embedding(name),), checked)
 
 
