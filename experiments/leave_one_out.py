@@ -43,9 +43,11 @@ def robust_without(held_out: str, pool: list[str], extra: str = "") -> str:
     return spec + (f",{extra}" if extra else "")
 
 
-def robust_with_all(pool: list[str], extra: str = "") -> str:
-    """The reference robust spymaster: every pool model is a partner model, G included."""
-    return f"robust:partner={'+'.join(pool)}" + (f",{extra}" if extra else "")
+def robust_with_all(pool: list[str], guesser: str, extra: str = "") -> str:
+    """The reference robust spymaster: every pool model is a partner model, and G (added if
+    the pool lacks it)."""
+    models = pool if guesser in pool else [*pool, guesser]
+    return f"robust:partner={'+'.join(models)}" + (f",{extra}" if extra else "")
 
 
 def family_of(model: str, related: list[set[str]]) -> str:
@@ -86,8 +88,8 @@ def main() -> None:
     for kind in kinds:
         turns = kind == "kim2019"
         rows, matrix, robust_rates, family_rates, reference_rates = [], {}, [], [], []
-        reference = robust_with_all(pool, args.robust) if args.reference else None
         for guesser in models:
+            reference = robust_with_all(pool, guesser, args.robust) if args.reference else None
             robust = robust_without(guesser, pool, args.robust)
             family = family_of(guesser, related)
             strict = robust_without(family, pool, args.robust) if family != guesser else robust
@@ -133,12 +135,12 @@ def main() -> None:
             "| guesser G | mirror (self-play) | " + " | ".join(f"spymaster `{s}`" for s in models)
             + " | single-model cross-play pooled | robust, G held out | robust losses |"
             + (" robust, G's family held out |" if related else "")
-            + (" reference: robust with G in its pool |" if reference else ""),
-            "|---|---|" + "---|" * len(models) + "---|---|---|" + ("---|" if related else "") + ("---|" if reference else ""),
+            + (" reference: robust with G in its pool |" if args.reference else ""),
+            "|---|---|" + "---|" * len(models) + "---|---|---|" + ("---|" if related else "") + ("---|" if args.reference else ""),
             *rows, "",
             f"Robust spymaster with G held out, mean over G: {100 * mean_robust:.1f}% wins."
             + (f" With G's whole family held out: {100 * mean_family:.1f}%." if related else "")
-            + (f" Reference, G in the pool (not cross-play): {100 * sum(reference_rates) / len(reference_rates):.1f}%." if reference else ""), "",
+            + (f" Reference, G in the pool (not cross-play): {100 * sum(reference_rates) / len(reference_rates):.1f}%." if args.reference else ""), "",
             f"Cross-play matrix ({kind}; rows spymaster, columns guesser):", "",
             "| spymaster \\ guesser | " + " | ".join(f"`{g}`" for g in models) + " |",
             "|---|" + "---|" * len(models),

@@ -461,10 +461,13 @@ def test_leave_one_out_script_never_gives_the_robust_spymaster_the_held_out_mode
             assert g in banned and own not in banned and not banned & set(partner.split("+"))
             assert set(partner.split("+")) == set(five) - banned and float(params["risk"]) == 0.4
     assert loo.family_of("mpnet", related) == "minilm+mpnet" and loo.family_of("glove50", related) == "glove50"
-    # The reference column is the one robust spymaster that does see G: every pool model.
-    name, params = parse_spec(loo.robust_with_all(five, "risk=0.4"))
+    # The reference column is the one robust spymaster that does see G: every pool model, and
+    # G itself where the pool lacks it.
+    name, params = parse_spec(loo.robust_with_all(five, "mpnet", "risk=0.4"))
     assert name == "robust" and "exclude" not in params
     assert params["partner"].split("+") == five and float(params["risk"]) == 0.4
+    _, params = parse_spec(loo.robust_with_all(list(LEAVE_ONE_OUT_POOL), "mpnet"))
+    assert params["partner"].split("+") == five
 
 
 def test_transfer_study_ranks_the_assassin_under_the_spymasters_own_models(tmp_path, monkeypatch):
