@@ -193,3 +193,36 @@ def test_an_unknown_model_name_fails_before_any_model_loads(monkeypatch, spec, b
     monkeypatch.setattr(registry, "_embedding", no_loading)
     with pytest.raises(AgentSpecError, match=re.escape(f"agent spec '{spec}': unknown embedding '{bad}'")):
         make_spymaster(spec)
+
+
+@pytest.mark.parametrize(
+    "role, spec, message",
+    [
+        ("spymaster", "robust:exclude=glove50,risk=2", "risk must be in"),
+        ("spymaster", "minilm:max_count=0", "max_count must be at least 1"),
+        ("spymaster", "closest:embedding=glov50", "unknown embedding 'glov50'"),
+        ("spymaster", "glov50", "unknown embedding 'glov50'"),
+        ("guesser", "glove50:hub_correction=3", "hub_correction must be in"),
+        ("guesser", "minilm:risk=0.3", "'risk' is a spymaster parameter"),
+        ("guesser", "glov50", "unknown embedding 'glov50'"),
+        ("guesser", "random:seed=x", "must be an integer"),
+    ],
+)
+def test_check_spec_refuses_what_building_would_without_loading_a_model(monkeypatch, role, spec, message):
+    """A value out of range fails in the agent's own constructor: check_spec runs it with a
+    stand-in model, so a run refuses its last agent's typo before loading the first's model."""
+    monkeypatch.setattr(registry, "_embedding", lambda name: pytest.fail(f"loaded {name!r}"))
+    with pytest.raises(AgentSpecError, match=re.escape(message)):
+        registry.check_spec(role, spec)
+    with pytest.raises(AgentSpecError, match=re.escape(message)):
+        (make_spymaster if role == "spymaster" else make_guesser)(spec)
+
+
+def test_check_spec_passes_good_specs_without_loading_and_knows_its_roles(monkeypatch):
+    monkeypatch.setattr(registry, "_embedding", lambda name: pytest.fail(f"loaded {name!r}"))
+    for role, spec in [("spymaster", "robust:exclude=glove50,risk=0.3"), ("spymaster", "closest"),
+                       ("guesser", "glove50:stop_threshold=1"), ("guesser", "random"),
+                       ("spymaster", "spymaster_ai.agents.baselines:ClosestCardSpymaster")]:
+        assert registry.check_spec(role, spec) is None
+    with pytest.raises(ValueError, match="role must be"):
+        registry.check_spec("captain", "minilm")

@@ -50,3 +50,17 @@ def test_separate_spymaster_and_guesser_lists():
         run_tournament("duet", ["random"], games=1, seed=1, opponent="x", factory=scripted_factory)
     with pytest.raises(ValueError, match="at least one"):
         run_tournament("duet", [], games=1, seed=1, factory=scripted_factory)
+
+
+def test_a_bad_spec_anywhere_in_a_run_fails_before_the_first_model_loads(monkeypatch, tmp_path):
+    """With the registry's agents, the runner and the tournament check every spec (names,
+    parameters, values) before building any agent: the last guesser's slip costs no loading."""
+    from spymaster_ai.agents import registry
+    from spymaster_ai.agents.registry import AgentSpecError
+
+    monkeypatch.setattr(registry, "_embedding", lambda name: pytest.fail(f"loaded {name!r}"))
+    with pytest.raises(AgentSpecError, match="hub_correction must be in"):
+        run_games("duet", lineup("duet", "minilm", "glove50:hub_correction=3"), games=1, seed=0)
+    with pytest.raises(AgentSpecError, match="'stop_threshold' is a guesser parameter"):
+        run_tournament("kim2019", ["minilm", "glove50:stop_threshold=-1"], games=1, seed=0, results_dir=tmp_path)
+    assert not any(tmp_path.iterdir())  # nothing was played or written

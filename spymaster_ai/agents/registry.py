@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 
 from .base import Guesser, Spymaster
 
-__all__ = ["AGENT_NAMES", "AgentSpecError", "make_guesser", "make_spymaster", "parse_spec"]
+__all__ = ["AGENT_NAMES", "AgentSpecError", "check_spec", "make_guesser", "make_spymaster", "parse_spec"]
 
 DEFAULT_EMBEDDING = "minilm"
 # "Several models, excluding none": the partner the robust spymaster predicts by default.
@@ -202,6 +202,20 @@ def _check(
     return out
 
 
+class _NotLoaded:
+    """Stands in for a model while a built-in agent's parameter values are checked: the
+    embedding agents' constructors only store their models, so their range checks (``risk``
+    in [0, 1]...) run in milliseconds, before any model loads."""
+
+    def similarity(self, rows: Any, cols: Any) -> Any:
+        raise RuntimeError("the stand-in of an unloaded model was asked for similarities")
+
+
+def _check_values(cls: Callable[..., Any], spec: str, params: dict[str, Any]) -> None:
+    """Run ``cls``'s own checks on the spec's values with :class:`_NotLoaded` as its model."""
+    _build(cls, spec, (_NotLoaded(),), params)
+
+
 def _build(cls: Callable[..., Any], spec: str, args: tuple, params: dict[str, Any], **fixed: Any) -> Any:
     """``cls(*args, **params, **fixed)``, its refusals reported as spec errors.
 
@@ -266,9 +280,11 @@ def _import_class(name: str, spec: str) -> type:
     return cls
 
 
-def _custom(name: str, params: dict[str, Any], spec: str, protocol: type, role: str) -> Any:
+def _custom(name: str, params: dict[str, Any], spec: str, protocol: type, role: str, load: bool = True) -> Any:
     cls = _import_class(name, spec)
     checked = _check(cls, spec, params, coerce=False)
+    if not load:  # the researcher's constructor may load models: checked by name only
+        return None
     title = getattr(cls, "__qualname__", name)
     try:
         agent = _build(cls, spec, (), checked)
@@ -330,15 +346,23 @@ def _without(spec: str, exclude: str, own: Any, partner: Any) -> tuple[str, str]
 # -- public -----------------------------------------------------------------------------------------
 
 
-def make_spymaster(spec: str) -> Spymaster:
-    """A spymaster from its spec (see the module docstring)."""
+def check_spec(role: str, spec: str) -> None:
+    """Every check :func:`make_spymaster` or :func:`make_guesser` makes on ``spec``, without
+    loading a model: a run with several agents refuses a bad one before the first loads."""
+    if role not in ("spymaster", "guesser"):
+        raise ValueError(f"role must be 'spymaster' or 'guesser', got {role!r}")
+    (make_spymaster if role == "spymaster" else make_guesser)(spec, load=False)
+
+
+def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
+    """A spymaster from its spec (see the module docstring); ``load=False``: check only (None)."""
     from .baselines import ClosestCardSpymaster
     from .guesser import EmbeddingGuesser
     from .spymaster import EmbeddingSpymaster
 
     name, params = parse_spec(spec)
     if _is_custom(name):
-        return _custom(name, params, spec, Spymaster, "spymaster")
+        return _custom(name, params, spec, Spymaster, "spymaster", load)
     _wrong_role(name, spec, "spymaster")
     own = params.pop("embedding", None)
     partner = params.pop("partner", None)
@@ -348,20 +372,25 @@ def make_spymaster(spec: str) -> Spymaster:
         if partner is not None:
             raise AgentSpecError(f"agent spec {spec!r}: the closest-card spymaster takes no partner")
         checked = _check(ClosestCardSpymaster, spec, params, coerce=True)
+        _check_names(spec, [str(own or DEFAULT_EMBEDDING)])
+        if not load:
+            return None
         return _build(ClosestCardSpymaster, spec, (_embedding(str(own or DEFAULT_EMBEDDING)),), checked)
     exclude = params.pop("exclude", None)
     if exclude is not None and name != "robust":
         raise AgentSpecError(f"agent spec {spec!r}: only 'robust' takes exclude")
     checked = _check(EmbeddingSpymaster, spec, params, coerce=True, other_role=("guesser", EmbeddingGuesser))
+    _check_values(EmbeddingSpymaster, spec, checked)
     if name == "robust" and exclude is not None:
         own, partner = _without(spec, str(exclude), own, partner)
     if name == "robust":
         partner = DEFAULT_PARTNER if partner is None else partner
         _check_names(spec, [str(own or DEFAULT_EMBEDDING), *_partner_names(partner)])
-        emb = _embedding(str(own or DEFAULT_EMBEDDING))
     else:
-        _check_names(spec, _partner_names(partner))
-        emb = _embedding(name)
+        _check_names(spec, [name, *_partner_names(partner)])
+    if not load:
+        return None
+    emb = _embedding(str(own or DEFAULT_EMBEDDING) if name == "robust" else name)
     checked.setdefault("backward_strength", BACKWARD_STRENGTH)
     checked.setdefault("assassin_backward", ASSASSIN_BACKWARD)
     checked.setdefault("duet_backward_strength", DUET_BACKWARD_STRENGTH)
@@ -373,21 +402,26 @@ def make_spymaster(spec: str) -> Spymaster:
     return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
 
 
-def make_guesser(spec: str) -> Guesser:
-    """A guesser from its spec (see the module docstring)."""
+def make_guesser(spec: str, *, load: bool = True) -> Guesser:
+    """A guesser from its spec (see the module docstring); ``load=False``: check only (None)."""
     from .baselines import RandomGuesser
     from .guesser import EmbeddingGuesser
     from .spymaster import EmbeddingSpymaster
 
     name, params = parse_spec(spec)
     if _is_custom(name):
-        return _custom(name, params, spec, Guesser, "guesser")
+        return _custom(name, params, spec, Guesser, "guesser", load)
     _wrong_role(name, spec, "guesser")
     if name == "random":
-        return _build(RandomGuesser, spec, (), _check(RandomGuesser, spec, params, coerce=True))
+        agent = _build(RandomGuesser, spec, (), _check(RandomGuesser, spec, params, coerce=True))
+        return agent if load else None
     if "embedding" in params:
         raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
     checked = _check(EmbeddingGuesser, spec, params, coerce=True, other_role=("spymaster", EmbeddingSpymaster))
+    _check_values(EmbeddingGuesser, spec, checked)
+    _check_names(spec, [name])
+    if not load:
+        return None
     return _build(EmbeddingGuesser, spec, (_embedding(name),), checked)
 
 

@@ -37,14 +37,17 @@ def _bad_input_types() -> tuple[type[BaseException], ...]:
     return user_errors(ResultsFileError, BackendError, OSError)
 
 
-def _check_agents(specs: dict[str, str]) -> None:
-    """Build every agent of the lineup once here, so a bad spec fails before any game is played.
+def _check_agents(specs: list[tuple[str, str]]) -> None:
+    """Check every (role, spec) without loading a model, then build each agent once here, so a
+    bad spec fails before any game is played (an agent's own constructor may still refuse).
 
     The agents land in the runner's per-process cache, so an in-process run (--jobs 1) reuses them.
     """
-    from ..sim.runner import _agents_for, registry_factory
+    from ..sim.runner import _agents_for, check_specs, registry_factory
 
-    _agents_for(specs, registry_factory)
+    check_specs(specs, registry_factory)
+    for role, spec in specs:
+        _agents_for({role: spec}, registry_factory)
 
 
 def _show_progress(flag: Optional[bool]) -> bool:
@@ -144,7 +147,7 @@ def _bench(
     check_backend(backend, address)
     check_output_file(out, "--out")
     check_output_file(results, "--results")
-    _check_agents(specs)
+    _check_agents(list(specs.items()))
     with stdout_to_stderr(as_json):
         run = run_games(
             game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
@@ -399,12 +402,8 @@ def tournament(
         two_teams = game in ("classic", "pictures")
         if opponent and not two_teams:
             raise BadInput(f"--opponent applies to classic and pictures only, not {game}")
-        for s in spy:
-            _check_agents({"spymaster": s})
-        for g in gue:
-            _check_agents({"guesser": g})
-        if two_teams and opponent:
-            _check_agents({"spymaster": opponent, "guesser": opponent})
+        _check_agents([*(("spymaster", s) for s in spy), *(("guesser", g) for g in gue),
+                       *((("spymaster", opponent), ("guesser", opponent)) if two_teams and opponent else ())])
         with stdout_to_stderr(as_json):
             t = run_tournament(
                 game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,

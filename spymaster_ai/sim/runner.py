@@ -23,7 +23,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from .backends import Backend, ChunkJob, make_backend
 from .metrics import summarise
@@ -31,7 +31,7 @@ from .play import ROLES, GameResult, PlayOptions, play_game
 from .seeds import game_seed
 
 __all__ = [
-    "AgentFactory", "ResultsFileError", "RunResult", "dump_result_line", "progress_bar", "registry_factory", "run_games",
+    "AgentFactory", "ResultsFileError", "RunResult", "check_specs", "dump_result_line", "progress_bar", "registry_factory", "run_games",
 ]
 
 AgentFactory = Callable[[str, str], Any]  # (role, spec) -> a Spymaster or Guesser
@@ -47,6 +47,17 @@ def registry_factory(role: str, spec: str) -> Any:
     from ..agents.registry import make_guesser, make_spymaster
 
     return make_spymaster(spec) if role.endswith("spymaster") else make_guesser(spec)
+
+
+def check_specs(roles_and_specs: Iterable[tuple[str, str]], factory: AgentFactory) -> None:
+    """With the registry's factory: refuse any bad spec (name, parameter, value) before the
+    first model loads, so a typo in the last agent of a run costs milliseconds, not loading."""
+    if factory is not registry_factory:
+        return
+    from ..agents.registry import check_spec
+
+    for role, spec in roles_and_specs:
+        check_spec("spymaster" if role.endswith("spymaster") else "guesser", spec)
 
 
 @dataclass
@@ -260,6 +271,7 @@ def run_games(
     if missing:
         raise ValueError(f"{game} needs agent specs for {', '.join(missing)}")
     specs = {role: specs[role] for role in ROLES[game]}
+    check_specs(specs.items(), factory)
     options = options or PlayOptions()
     wanted = list(range(games)) if indices is None else sorted(set(int(i) for i in indices))
     if any(i < 0 or i >= games for i in wanted):

@@ -19,7 +19,7 @@ from typing import Optional, Sequence, Union
 
 from .backends import Backend, make_backend
 from .play import ROLES, PlayOptions, lineup
-from .runner import AgentFactory, Progress, progress_bar, registry_factory, run_games
+from .runner import AgentFactory, Progress, check_specs, progress_bar, registry_factory, run_games
 
 __all__ = ["Tournament", "format_cell", "markdown_table", "run_tournament"]
 
@@ -102,6 +102,7 @@ def run_tournament(
     if two_teams:
         opp_spy = opponent or spy[0]
         opp = {"spymaster": opp_spy, "guesser": opponent_guesser or opponent or gue[0]}
+    check_specs([*(("spymaster", s) for s in spy), *(("guesser", g) for g in gue), *(opp.items() if opp else ())], factory)
     options = options or PlayOptions()
     folder = Path(results_dir) if results_dir is not None else None
     result = Tournament(game, spy, gue, games, seed, options.to_json(), opp)
