@@ -28,16 +28,19 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator, Optional
+
+import numpy as np
 
 from spymaster_ai.rules.duet import MISSIONS, TOTAL_GREENS, DuetGame, Player
-
-RANK_BINS = ((1, 2), (2, 4), (4, 8), (8, 26))  # [lo, hi): the rank of a black first guess
 
 PLACES = ("first", "within", "past", "sudden death")
 OUTCOMES = ("green", "bystander", "black")
 STANDARD_TOKENS = MISSIONS["prague"][0]
 CLOCK = TOTAL_GREENS / STANDARD_TOKENS  # greens per clue the standard game needs
+RANK_BINS = ((1, 2), (2, 4), (4, 8), (8, 26))  # [lo, hi): the rank of a black first guess
+LABELS = {"single": "each other single model (pooled)", "robust": "robust, G held out",
+          "robust, family": "robust, G's family held out", "reference": "reference: robust with G in its pool"}
 
 
 @dataclass
@@ -54,30 +57,51 @@ class Anatomy:
         """Replay one game of a results file and count each guess by its place in the turn."""
         record = line["record"]
         game = DuetGame.from_config(record["config"])
-        count, made = 0, 0
-        for action in record["actions"]:
-            kind = action["type"]
-            if kind == "clue":
-                game.replay([action])
-                self.clues += 1
-                count, made = int(action["count"]), 0
-                continue
-            if kind == "guess":
-                result = game.guess(action["word"])
-                made += 1
-                place = "first" if made == 1 else ("within" if made <= count else "past")
-                self.greens += int(result.identity.value == "green")
-            elif kind == "sd_guess":
-                result = game.sudden_death_guess(action["player"], action["word"])
+        for guess in replayed_guesses(game, record["actions"]):
+            if guess.clue is None:
                 place = "sudden death"
             else:
-                game.replay([action])
-                continue
-            self.guesses[place][result.identity.value] += 1
+                place = "first" if guess.made == 1 else ("within" if guess.made <= int(guess.clue["count"]) else "past")
+                self.greens += int(guess.identity == "green")
+            self.guesses[place][guess.identity] += 1
+        self.clues += sum(1 for action in record["actions"] if action["type"] == "clue")
         if bool(line["won"]) != bool(game.winner):
             raise ValueError(f"game {line.get('index')}: the replay's result differs from the file's")
         self.games += 1
         self.wins += int(bool(line["won"]))
+
+
+@dataclass(frozen=True)
+class Guess:
+    """One guess of a replayed game, as the engine judged it."""
+
+    word: str
+    identity: str  # green / bystander / black, on the side that judged it
+    clue: Optional[dict]  # the clue's action; None in sudden death
+    made: int  # 1 for a clue's first guess, 2 for its second...; 0 in sudden death
+    choices: tuple[str, ...] = ()  # with ``choices``: the cards the guesser could take (first guesses)
+
+
+def replayed_guesses(game: DuetGame, actions: Iterable[dict], choices: bool = False) -> Iterator[Guess]:
+    """Play ``actions`` through ``game``, yielding each guess as judged; ``choices``: also the
+    cards the guesser could take before each clue's first guess."""
+    clue, made, guesser = None, 0, None
+    for action in actions:
+        kind = action["type"]
+        if kind == "clue":
+            game.replay([action])
+            clue, made = action, 0
+            guesser = Player.B if action["giver"] == "A" else Player.A
+        elif kind == "guess":
+            made += 1
+            could = tuple(w for w in game.words if game.can_guess(guesser, w)) if choices and made == 1 else ()
+            result = game.guess(action["word"])
+            yield Guess(action["word"], result.identity.value, clue, made, could)
+        elif kind == "sd_guess":
+            result = game.sudden_death_guess(action["player"], action["word"])
+            yield Guess(action["word"], result.identity.value, None, 0)
+        else:
+            game.replay([action])
 
 
 def cell_kind(path: Path, guesser: str) -> str:
@@ -136,9 +160,7 @@ def table(results: Path) -> str:
             if kind not in groups:
                 continue
             a = anatomy_of(groups[kind])
-            label = {"single": "each other single model (pooled)", "robust": "robust, G held out",
-                     "robust, family": "robust, G's family held out",
-                     "reference": "reference: robust with G in its pool"}.get(kind, kind)
+            label = LABELS.get(kind, kind)
             per_clue = a.greens / a.clues if a.clues else 0.0
             lines.append(
                 f"| `{guesser}` | {label} | {a.games} | {100 * a.wins / max(a.games, 1):.1f} | {per_clue:.2f} | "
@@ -166,34 +188,18 @@ def black_first_guess_ranks(path: Path, rank_of) -> Counter:
             if not text.strip():
                 continue
             record = json.loads(text)["record"]
-            game = DuetGame.from_config(record["config"])
             words = list(record["config"]["words"])
-            clue, made, guesser = None, 0, None
-            for action in record["actions"]:
-                kind = action["type"]
-                if kind == "clue":
-                    game.replay([action])
-                    clue, made = action["word"], 0
-                    guesser = Player.B if action["giver"] == "A" else Player.A
-                    continue
-                if kind == "guess":
-                    made += 1
-                    if made == 1:
-                        guessable = [w for w in words if game.can_guess(guesser, w)]
-                    result = game.guess(action["word"])
-                    if made == 1 and result.identity.value == "black":
-                        out[rank_of(clue, words, guessable, action["word"])] += 1
-                elif kind == "sd_guess":
-                    game.sudden_death_guess(action["player"], action["word"])
-                else:
-                    game.replay([action])
+            game = DuetGame.from_config(record["config"])
+            for guess in replayed_guesses(game, record["actions"], choices=True):
+                if guess.made == 1 and guess.identity == "black":
+                    out[rank_of(guess.clue["word"], words, list(guess.choices), guess.word)] += 1
     return out
 
 
 class PoolReading:
     """How a robust spymaster's partner models rank the cards for a clue: their mean z-score
     over the cards still guessable, each card's similarity first standardised over 2,000
-    common words (``EmbeddingGuesser``'s hub correction)."""
+    common words (``EmbeddingGuesser``'s hub correction), as part D of the transfer study."""
 
     def __init__(self, names: list[str]) -> None:
         from spymaster_ai.agents.registry import _embedding
@@ -205,20 +211,14 @@ class PoolReading:
         self._stats: list = []
 
     def rank(self, clue: str, words: list[str], guessable: list[str], card: str) -> int:
-        import numpy as np
+        from transfer_study import board_z, card_stats, hub_standardised  # a sibling script
 
         if tuple(words) != self._board:
             self._board = tuple(words)
-            self._stats = []
-            for m, ref in zip(self.models, self.references):
-                sims = np.asarray(m.similarity(ref, words), dtype=np.float64)
-                self._stats.append((sims.mean(axis=0), np.maximum(sims.std(axis=0), 1e-9)))
+            self._stats = [card_stats(m, words, ref) for m, ref in zip(self.models, self.references)]
         keep = np.array([words.index(w) for w in guessable])
-        zs = []
-        for m, (mu, sd) in zip(self.models, self._stats):
-            row = ((np.asarray(m.similarity([clue], words), dtype=np.float64)[0] - mu) / sd)[keep]
-            zs.append((row - row.mean()) / max(float(row.std()), 1e-12))
-        z = np.mean(zs, axis=0)
+        z = np.mean([board_z(hub_standardised(m, [clue], words, ref, st)[0][keep])
+                     for m, ref, st in zip(self.models, self.references, self._stats)], axis=0)
         return 1 + int((z > z[guessable.index(card)]).sum())
 
 
@@ -240,15 +240,15 @@ def black_rank_table(results: Path) -> str:
         order = ("robust", "robust, family", "reference")
         for path in sorted(g_dir.glob("robust_*.jsonl"), key=lambda p: (order.index(cell_kind(p, guesser)), p.name)):
             kind = cell_kind(path, guesser)
-            first = json.loads(path.open().readline())
-            names = tuple(pool_of(first["agents"]["a_spymaster"]))
-            reader = readers.setdefault(names, PoolReading(list(names)))
+            with path.open() as handle:
+                names = tuple(pool_of(json.loads(handle.readline())["agents"]["a_spymaster"]))
+            if names not in readers:
+                readers[names] = PoolReading(list(names))
+            reader = readers[names]
             ranks = black_first_guess_ranks(path, reader.rank)
             total = sum(ranks.values())
             cells = [sum(n for r, n in ranks.items() if lo <= r < hi) for lo, hi in RANK_BINS]
-            label = {"robust": "robust, G held out", "robust, family": "robust, G's family held out",
-                     "reference": "reference: robust with G in its pool"}[kind]
-            lines.append(f"| `{guesser}` | {label} | {total} | " + " | ".join(f"{c} ({c / total:.0%})" if total else "–" for c in cells) + " |")
+            lines.append(f"| `{guesser}` | {LABELS[kind]} | {total} | " + " | ".join(f"{c} ({c / total:.0%})" if total else "–" for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
 
