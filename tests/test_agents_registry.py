@@ -226,3 +226,21 @@ def test_check_spec_passes_good_specs_without_loading_and_knows_its_roles(monkey
         assert registry.check_spec(role, spec) is None
     with pytest.raises(ValueError, match="role must be"):
         registry.check_spec("captain", "minilm")
+
+
+def test_agent_class_names_the_class_a_spec_builds_without_loading(monkeypatch):
+    from spymaster_ai.agents.baselines import ClosestCardSpymaster, RandomGuesser
+    from spymaster_ai.agents.guesser import EmbeddingGuesser
+    from spymaster_ai.agents.spymaster import EmbeddingSpymaster
+
+    monkeypatch.setattr(registry, "_embedding", lambda name: pytest.fail(f"loaded {name!r}"))
+    assert registry.agent_class("spymaster", "robust:exclude=glove50") is EmbeddingSpymaster
+    assert registry.agent_class("spymaster", "glove50:risk=0.3") is EmbeddingSpymaster
+    assert registry.agent_class("spymaster", "closest") is ClosestCardSpymaster
+    assert registry.agent_class("guesser", "minilm") is EmbeddingGuesser
+    assert registry.agent_class("guesser", "random") is RandomGuesser
+    assert registry.agent_class("guesser", "spymaster_ai.agents.baselines:RandomGuesser") is RandomGuesser
+    with pytest.raises(AgentSpecError, match="'robust' is a spymaster, not a guesser"):
+        registry.agent_class("guesser", "robust")
+    with pytest.raises(AgentSpecError, match="risk must be in"):
+        registry.agent_class("spymaster", "minilm:risk=2")

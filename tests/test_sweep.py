@@ -208,3 +208,19 @@ def test_real_agents_risk_to_the_spymaster_stop_threshold_to_the_guesser():
         for r in ("0.2", "0.8")
     ]
     assert all(p["errors"] == 0 and p["games"] == 1 for p in report["points"])
+
+
+def test_registry_specs_route_and_fail_before_any_model_loads(monkeypatch):
+    """A sweep over built-in agents reads their classes from the registry, so a bad base spec,
+    an unknown parameter or a bad grid value fails in milliseconds, not after loading models."""
+    from spymaster_ai.agents import registry
+
+    monkeypatch.setattr(registry, "_embedding", lambda name: pytest.fail(f"loaded {name!r}"))
+    routes = route_parameters(["risk", "stop_threshold", "hub_correction"], {"spymaster": "minilm", "guesser": "glove50"})
+    assert routes == {"risk": ("spymaster",), "stop_threshold": ("guesser",), "hub_correction": ("spymaster", "guesser")}
+    with pytest.raises(GridError, match="no agent takes the parameter 'rsk'"):
+        run_sweep("duet", "minilm", grid=["rsk=0.5"], games=2, seed=0)
+    with pytest.raises(registry.AgentSpecError, match="'robust' is a spymaster, not a guesser"):
+        run_sweep("duet", "robust", grid=["risk=0.5"], games=2, seed=0)
+    with pytest.raises(registry.AgentSpecError, match=r"'minilm:risk=2'.*risk must be in"):
+        run_sweep("duet", "minilm", grid=["risk=0.5,2"], games=2, seed=0)

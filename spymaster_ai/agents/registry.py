@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional
 
 from .base import Guesser, Spymaster
 
-__all__ = ["AGENT_NAMES", "AgentSpecError", "check_spec", "make_guesser", "make_spymaster", "parse_spec"]
+__all__ = ["AGENT_NAMES", "AgentSpecError", "agent_class", "check_spec", "make_guesser", "make_spymaster", "parse_spec"]
 
 DEFAULT_EMBEDDING = "minilm"
 # "Several models, excluding none": the partner the robust spymaster predicts by default.
@@ -352,6 +352,24 @@ def check_spec(role: str, spec: str) -> None:
     if role not in ("spymaster", "guesser"):
         raise ValueError(f"role must be 'spymaster' or 'guesser', got {role!r}")
     (make_spymaster if role == "spymaster" else make_guesser)(spec, load=False)
+
+
+def agent_class(role: str, spec: str) -> type:
+    """The class ``spec`` builds for ``role``, after :func:`check_spec`, without building it or
+    loading a model: a sweep routes each grid parameter by the signature of this class."""
+    check_spec(role, spec)
+    name, _ = parse_spec(spec)
+    if _is_custom(name):
+        return _import_class(name, spec)
+    if role == "spymaster":
+        from .baselines import ClosestCardSpymaster
+        from .spymaster import EmbeddingSpymaster
+
+        return ClosestCardSpymaster if name == "closest" else EmbeddingSpymaster
+    from .baselines import RandomGuesser
+    from .guesser import EmbeddingGuesser
+
+    return RandomGuesser if name == "random" else EmbeddingGuesser
 
 
 def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:

@@ -24,7 +24,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 from ..agents.registry import parse_spec
 from .backends import Backend, make_backend
 from .play import ROLES, PlayOptions, lineup
-from .runner import AgentFactory, Progress, _agents_for, progress_bar, registry_factory, run_games
+from .runner import AgentFactory, Progress, _agents_for, check_specs, progress_bar, registry_factory, run_games
 
 __all__ = [
     "GridError", "Sweep", "SweepPoint", "extend_spec", "grid_points", "parse_grid", "plot_sweep", "route_parameters",
@@ -97,10 +97,20 @@ def extend_spec(spec: str, values: Mapping[str, str]) -> str:
     return out
 
 
-def _accepted(agent: Any) -> tuple[set[str], bool]:
-    """Keyword parameters of the agent's class, and whether it takes any (``**kwargs``)."""
+def _agent_class(role: str, spec: str, factory: AgentFactory) -> type:
+    """The class of the agent ``spec`` gives ``role``: the registry names it without loading a
+    model (and refuses a bad spec first); another factory has to build one."""
+    if factory is registry_factory:
+        from ..agents.registry import agent_class
+
+        return agent_class(role, spec)
+    return type(factory(role, spec))
+
+
+def _accepted(cls: type) -> tuple[set[str], bool]:
+    """Keyword parameters of an agent class, and whether it takes any (``**kwargs``)."""
     try:
-        sig = inspect.signature(type(agent))
+        sig = inspect.signature(cls)
     except (TypeError, ValueError):
         return set(), True
     names = {n for n, p in sig.parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
@@ -112,11 +122,11 @@ def route_parameters(
 ) -> dict[str, tuple[str, ...]]:
     """Parameter -> the roles (``spymaster``/``guesser``) whose agent class takes it by name.
 
-    The base agents are built with ``factory`` and their classes' signatures read; a class
-    that takes ``**kwargs`` gets only parameters no class names. A parameter no agent takes
-    is a GridError naming what each accepts.
+    The agents' classes' signatures are read (the registry's without loading a model; another
+    factory's by building the base agents); a class that takes ``**kwargs`` gets only
+    parameters no class names. A parameter no agent takes is a GridError naming what each accepts.
     """
-    accepts = {role: _accepted(factory(role, spec)) for role, spec in specs.items()}
+    accepts = {role: _accepted(_agent_class(role, spec, factory)) for role, spec in specs.items()}
     routes: dict[str, tuple[str, ...]] = {}
     for name in names:
         named = tuple(role for role, (keys, _) in accepts.items() if name in keys)
@@ -197,7 +207,8 @@ def run_sweep(
 ) -> Sweep:
     """Benchmark every grid point; ``agent`` is the base spec of both roles unless
     ``spymaster``/``guesser`` are given apart. ``grid``: ``{param: values}`` or ``PARAM=v1,...``
-    strings. Every point's agents are built before the first game (a bad value fails fast)."""
+    strings. Every point's specs are checked before any model loads, and its agents built
+    before the first game, so a bad value fails fast."""
     if game not in ROLES:
         raise ValueError(f"unknown game {game!r} (known: {', '.join(ROLES)})")
     if games <= 0:
@@ -223,8 +234,10 @@ def run_sweep(
         specs = lineup(game, pair["spymaster"], pair["guesser"], spy, gue) if two_teams else lineup(
             game, pair["spymaster"], pair["guesser"]
         )
-        _agents_for(specs, factory)  # every point's agents build here, before any game is played
         points.append((SweepPoint(values, pair), specs))
+    check_specs([(role, spec) for _, specs in points for role, spec in specs.items()], factory)
+    for _, specs in points:
+        _agents_for(specs, factory)  # every point's agents build here, before any game is played
 
     folder = Path(results_dir) if results_dir is not None else None
     result = Sweep(game, spy, gue, grid, routes, games, seed, options.to_json(), opponent)
