@@ -27,6 +27,7 @@ from spymaster_ai import __version__
 from spymaster_ai.agents.registry import LEAVE_ONE_OUT_POOL
 from spymaster_ai.sim import PlayOptions, run_tournament
 from spymaster_ai.sim.metrics import wilson_interval
+from spymaster_ai.provenance import environment
 from spymaster_ai.sim.tournament import format_cell
 
 
@@ -151,7 +152,7 @@ def main() -> None:
         lines.append("")
         table = "\n".join(lines) + "\n"
         args.out.with_suffix(".md").write_text(table, encoding="utf-8")
-        args.out.with_suffix(".json").write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+        args.out.with_suffix(".json").write_text(json.dumps({**figures, "environment": environment()}, indent=1) + "\n", encoding="utf-8")
     print("\n".join(lines))
 
 

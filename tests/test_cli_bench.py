@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 import spymaster_ai
 import spymaster_ai.cli.bench_cmds  # noqa: F401  (registers the commands)
 from spymaster_ai.cli.app import app
+from spymaster_ai.provenance import environment
 
 PERFECT_SPY = "test_sim_scripted:CodebookSpymaster:per_clue=2"
 PERFECT_GUESS = "test_sim_scripted:CodebookGuesser"
@@ -37,6 +39,7 @@ def test_bench_json_has_the_contract_fields():
     lo, hi = data["ci95"]
     assert 0 < lo < 1 and hi == pytest.approx(1.0)
     assert data["version"] == spymaster_ai.__version__
+    assert data["environment"] == environment()  # what produced the figures, beside them
     assert set(data["loss_causes"]) >= {"assassin", "timeout", "opponent", "mistake"}
 
 
@@ -153,6 +156,7 @@ def test_tournament_json_and_markdown(tmp_path):
     row = data["matrix"]["test_sim_scripted:CodebookSpymaster:per_clue=9"]
     assert row[PERFECT_GUESS]["win_rate"] == 1.0 and row[PERFECT_GUESS]["mean_score"] == 21.0
     assert set(row) == {PERFECT_GUESS, RANDOM_GUESS} and data["version"] == spymaster_ai.__version__
+    assert data["environment"]["packages"]["numpy"] == np.__version__
     text = md.read_text()
     assert "spymaster \\ guesser" in text and "100.0 [" in text
 

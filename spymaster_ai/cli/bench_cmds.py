@@ -16,6 +16,7 @@ import typer
 
 from .. import __version__
 from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
+from ..provenance import environment
 from .app import app
 from .errors import BadInput, check_output_file, check_output_folder, fail, first_line, user_errors
 from .output import stdout_to_stderr
@@ -166,6 +167,7 @@ def _bench(
         "resumed": run.resumed,
         "results_file": str(results) if results else None,
         "version": __version__,
+        "environment": environment(),
     }
     if only_game is not None:
         report["only_game"] = only_game
@@ -410,7 +412,8 @@ def tournament(
                 jobs=jobs, results_dir=results_dir, progress=_show_progress(progress), backend=backend,
                 address=address,
             )
-        report = {**t.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__}
+        report = {**t.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__,
+                  "environment": environment()}
         if out is not None:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -16,6 +16,7 @@ import typer
 
 from .. import __version__
 from ..sim.play import DEFAULT_AGENT, ROLES
+from ..provenance import environment
 from .app import app
 from .errors import BadInput, check_output_file, check_output_folder
 from .output import stdout_to_stderr
@@ -100,7 +101,8 @@ def sweep(
                 )
         except GridError as exc:
             raise BadInput(str(exc)) from exc
-        report = {**result.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__}
+        report = {**result.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__,
+                  "environment": environment()}
         if plot is not None:
             report["plot"] = str(plot_sweep(result, plot))
         if out is not None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from .. import __version__
+from ..provenance import environment
 from .adapter import AgentAdapter
 from .calibration import CalibratedGuesser, CalibrationSplit, member_models, split_by_game
 from .human_data import HumanDataset, RowProblem
@@ -83,6 +84,7 @@ class HumanEvalReport:
         return {
             "command": "eval human",
             "version": __version__,
+            "environment": environment(),
             "data": self.data,
             "agent": self.agent,
             "guess_method": self.guess_method,

