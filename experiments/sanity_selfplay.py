@@ -15,6 +15,7 @@ from pathlib import Path
 
 from spymaster_ai import __version__
 from spymaster_ai.sim import PlayOptions, lineup, run_games
+from spymaster_ai.provenance import environment
 from spymaster_ai.sim.tournament import format_cell
 
 GAMES = ("duet", "kim2019", "solo")
@@ -63,7 +64,7 @@ def main() -> None:
         )
     table = "\n".join(lines) + "\n"
     (args.out.with_suffix(".md")).write_text(table, encoding="utf-8")
-    (args.out.with_suffix(".json")).write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
+    (args.out.with_suffix(".json")).write_text(json.dumps({**figures, "environment": environment()}, indent=1) + "\n", encoding="utf-8")
     print(table)
 
 
