@@ -3,7 +3,7 @@
 Why: the leave-one-out table plays a spymaster with a guesser whose model it has never seen.
 Whatever its strategy, it can only be as good as its models' reading of a clue is a forecast
 of the guesser's reading. This table measures that forecast directly, without playing. It is
-fast (about a minute for five models), so it also shows what a new embedding would add.
+fast (about 20 seconds for five models on 2 cores), so it also shows what a new embedding would add.
 
 On fresh Kim-protocol boards (seeded; not the boards of the game tables), every legal clue word
 is read by every model as ``EmbeddingGuesser`` reads it: hub-standardised cards, z-scores over
@@ -22,7 +22,7 @@ the board; a model's pick is its guesser's first guess.
   of its two directions, each G's held-out agreement against the robust spymaster's win rate.
 
     python experiments/model_agreement.py --models minilm,glove50,wordllama,e5small,mpnet \\
-        --boards 100 --seed 777 --results experiments/results/leave_one_out_v19.json \\
+        --boards 100 --seed 777 --results experiments/results/leave_one_out_v20.json \\
         --out experiments/results/model_agreement.md
 """
 
