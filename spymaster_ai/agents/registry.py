@@ -284,7 +284,7 @@ def _custom(name: str, params: dict[str, Any], spec: str, protocol: type, role: 
     cls = _import_class(name, spec)
     checked = _check(cls, spec, params, coerce=False)
     if not load:  # the researcher's constructor may load models: checked by name only
-        return None
+        return cls
     title = getattr(cls, "__qualname__", name)
     try:
         agent = _build(cls, spec, (), checked)
@@ -349,31 +349,20 @@ def _without(spec: str, exclude: str, own: Any, partner: Any) -> tuple[str, str]
 def check_spec(role: str, spec: str) -> None:
     """Every check :func:`make_spymaster` or :func:`make_guesser` makes on ``spec``, without
     loading a model: a run with several agents refuses a bad one before the first loads."""
-    if role not in ("spymaster", "guesser"):
-        raise ValueError(f"role must be 'spymaster' or 'guesser', got {role!r}")
-    (make_spymaster if role == "spymaster" else make_guesser)(spec, load=False)
+    agent_class(role, spec)
 
 
 def agent_class(role: str, spec: str) -> type:
-    """The class ``spec`` builds for ``role``, after :func:`check_spec`, without building it or
-    loading a model: a sweep routes each grid parameter by the signature of this class."""
-    check_spec(role, spec)
-    name, _ = parse_spec(spec)
-    if _is_custom(name):
-        return _import_class(name, spec)
-    if role == "spymaster":
-        from .baselines import ClosestCardSpymaster
-        from .spymaster import EmbeddingSpymaster
-
-        return ClosestCardSpymaster if name == "closest" else EmbeddingSpymaster
-    from .baselines import RandomGuesser
-    from .guesser import EmbeddingGuesser
-
-    return RandomGuesser if name == "random" else EmbeddingGuesser
+    """The class ``spec`` builds for ``role``, after every check of :func:`check_spec`, without
+    building it or loading a model: a sweep routes each grid parameter by its signature."""
+    if role not in ("spymaster", "guesser"):
+        raise ValueError(f"role must be 'spymaster' or 'guesser', got {role!r}")
+    return (make_spymaster if role == "spymaster" else make_guesser)(spec, load=False)
 
 
 def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
-    """A spymaster from its spec (see the module docstring); ``load=False``: check only (None)."""
+    """A spymaster from its spec (see the module docstring); ``load=False``: check only, and
+    return the class it would build."""
     from .baselines import ClosestCardSpymaster
     from .guesser import EmbeddingGuesser
     from .spymaster import EmbeddingSpymaster
@@ -392,7 +381,7 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
         checked = _check(ClosestCardSpymaster, spec, params, coerce=True)
         _check_names(spec, [str(own or DEFAULT_EMBEDDING)])
         if not load:
-            return None
+            return ClosestCardSpymaster
         return _build(ClosestCardSpymaster, spec, (_embedding(str(own or DEFAULT_EMBEDDING)),), checked)
     exclude = params.pop("exclude", None)
     if exclude is not None and name != "robust":
@@ -407,7 +396,7 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
     else:
         _check_names(spec, [name, *_partner_names(partner)])
     if not load:
-        return None
+        return EmbeddingSpymaster
     emb = _embedding(str(own or DEFAULT_EMBEDDING) if name == "robust" else name)
     checked.setdefault("backward_strength", BACKWARD_STRENGTH)
     checked.setdefault("assassin_backward", ASSASSIN_BACKWARD)
@@ -421,7 +410,8 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
 
 
 def make_guesser(spec: str, *, load: bool = True) -> Guesser:
-    """A guesser from its spec (see the module docstring); ``load=False``: check only (None)."""
+    """A guesser from its spec (see the module docstring); ``load=False``: check only, and
+    return the class it would build."""
     from .baselines import RandomGuesser
     from .guesser import EmbeddingGuesser
     from .spymaster import EmbeddingSpymaster
@@ -432,14 +422,14 @@ def make_guesser(spec: str, *, load: bool = True) -> Guesser:
     _wrong_role(name, spec, "guesser")
     if name == "random":
         agent = _build(RandomGuesser, spec, (), _check(RandomGuesser, spec, params, coerce=True))
-        return agent if load else None
+        return agent if load else RandomGuesser
     if "embedding" in params:
         raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
     checked = _check(EmbeddingGuesser, spec, params, coerce=True, other_role=("spymaster", EmbeddingSpymaster))
     _check_values(EmbeddingGuesser, spec, checked)
     _check_names(spec, [name])
     if not load:
-        return None
+        return EmbeddingGuesser
     return _build(EmbeddingGuesser, spec, (_embedding(name),), checked)
 
 
