@@ -12,6 +12,8 @@ JSON report records these versions, so such a difference can be told from a chan
 
 from __future__ import annotations
 
+import copy
+import functools
 import platform
 from importlib.metadata import PackageNotFoundError, version
 from typing import Optional
@@ -43,11 +45,32 @@ def _installed(name: str) -> Optional[str]:
         return None
 
 
-def environment() -> dict:
-    """Python, machine and the installed version of each of :data:`FIGURE_PACKAGES` (None
-    when absent), for the JSON reports of bench, tournament, sweep and the experiments."""
+@functools.lru_cache(maxsize=8)
+def _environment(packages: tuple[str, ...]) -> dict:
+    # Read once per process: every game result carries it, and the lookups take ~5 ms.
     return {
         "python": platform.python_version(),
         "machine": f"{platform.system()} {platform.machine()}",
-        "packages": {name: _installed(name) for name in FIGURE_PACKAGES},
+        "packages": {name: _installed(name) for name in packages},
     }
+
+
+def environment() -> dict:
+    """Python, machine and the installed version of each of :data:`FIGURE_PACKAGES` (None
+    when absent), for the JSON reports of bench, tournament, sweep and the experiments, and
+    for every game result (so a results file says which environment played each game)."""
+    return copy.deepcopy(_environment(tuple(FIGURE_PACKAGES)))
+
+
+def differences(theirs: dict, ours: dict) -> list[str]:
+    """What differs between two :func:`environment` records, one phrase per item, e.g.
+    "numpy 2.4.5 (here 2.4.6)"; empty when they agree on everything both looked up."""
+    out = []
+    for key in ("python", "machine"):
+        if theirs.get(key) != ours.get(key):
+            out.append(f"{key} {theirs.get(key)} (here {ours.get(key)})")
+    a, b = theirs.get("packages") or {}, ours.get("packages") or {}
+    for name in a:  # a package only one record lists was not looked up by the other: unknown
+        if name in b and a[name] != b[name]:
+            out.append(f"{name} {a.get(name) or 'absent'} (here {b.get(name) or 'absent'})")
+    return out

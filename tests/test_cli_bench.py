@@ -106,6 +106,13 @@ def test_results_file_of_another_run_exit_2(tmp_path):
     assert invoke(*base, "--seed", 1).exit_code == 0
     res = invoke(*base, "--seed", 2)
     assert res.exit_code == 2 and "another run" in res.stderr
+    saved = [json.loads(line) for line in results.read_text().splitlines()]
+    for data in saved:
+        data["environment"]["packages"]["transformers"] = "4.0.0"
+    results.write_text("".join(json.dumps(d, sort_keys=True) + "\n" for d in saved))
+    res = invoke(*base, "--seed", 1, "--games", 3)
+    assert res.exit_code == 2 and "Traceback" not in res.stderr
+    assert "other library versions" in res.stderr and "transformers 4.0.0" in res.stderr
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ interruption (torn line, killed process), refusal of another run's file, agents 
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -14,7 +15,9 @@ from pathlib import Path
 import pytest
 from test_sim_scripted import scripted_factory
 
+from spymaster_ai import provenance
 from spymaster_ai.sim import runner
+from spymaster_ai.sim.backends import BackendError
 from spymaster_ai.sim.play import PlayOptions, lineup
 from spymaster_ai.sim.runner import ResultsFileError, dump_result_line, run_games
 
@@ -121,6 +124,64 @@ def test_results_file_of_another_run_is_refused_and_left_alone(tmp_path):
     with pytest.raises(ResultsFileError, match="not a game result"):
         run(tmp_path, "notes.jsonl", games=4)
     assert other.read_text() == '{"a": 1}\nhello\n{"b": 2}\n'
+
+
+def _rewrite(path: Path, change) -> None:
+    """Rewrite every line of a results file through ``change`` (a dict -> None edit)."""
+    lines = []
+    for line in path.read_text().splitlines():
+        data = json.loads(line)
+        change(data)
+        lines.append(dump_result_line(data))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_every_game_records_the_versions_that_played_it(tmp_path):
+    _, p = run(tmp_path, "r.jsonl", games=3, jobs=2, chunk_size=1)
+    assert [json.loads(line)["environment"] for line in p.read_text().splitlines()] == [provenance.environment()] * 3
+
+
+def test_a_file_played_under_other_library_versions_is_refused_and_left_alone(tmp_path):
+    _, p = run(tmp_path, "r.jsonl", games=6, indices=[0, 1, 2])
+
+    def older_numpy(data):
+        data["environment"]["packages"]["numpy"] = "1.0.0"
+
+    _rewrite(p, older_numpy)
+    before = p.read_bytes()
+    here = provenance.environment()["packages"]["numpy"]
+    with pytest.raises(ResultsFileError, match=rf"other library versions: its game 0 has numpy 1\.0\.0 \(here {here}\)"):
+        run(tmp_path, "r.jsonl", games=6)
+    assert p.read_bytes() == before
+
+
+def test_a_file_from_before_versions_were_recorded_resumes_unchanged(tmp_path):
+    full, p_full = run(tmp_path, "full.jsonl", games=6)
+    _, p = run(tmp_path, "old.jsonl", games=6, indices=[0, 1, 2])
+    _rewrite(p, lambda data: data.pop("environment"))
+    old_lines = p.read_text().splitlines()
+    resumed, _ = run(tmp_path, "old.jsonl", games=6)
+    assert resumed.played == 3
+    lines = p.read_text().splitlines()
+    assert lines[:3] == old_lines  # the old lines keep their bytes
+    assert lines[3:] == p_full.read_text().splitlines()[3:]
+    assert resumed.summary()["win_rate"] == full.summary()["win_rate"]
+
+
+def test_games_from_a_worker_with_other_versions_stop_the_run(tmp_path, monkeypatch):
+    """A cluster worker whose install differs from the driver's: refused, not averaged in."""
+    driver = provenance.environment()
+    driver["packages"]["torch"] = "0.0.1"
+    monkeypatch.setattr(runner, "environment", lambda: driver)
+    with pytest.raises(BackendError, match=r"other library versions \(torch .* \(here 0\.0\.1\)\)"):
+        run(tmp_path, "r.jsonl", games=2)
+
+
+def test_differences_names_each_changed_item_and_skips_what_only_one_side_looked_up():
+    ours = {"python": "3.11.7", "machine": "Linux x86_64", "packages": {"numpy": "2.4.6", "torch": "2.13.0", "new": "1"}}
+    theirs = {"python": "3.12.0", "machine": "Linux x86_64", "packages": {"numpy": "2.4.6", "torch": None, "gone": "3"}}
+    assert provenance.differences(theirs, ours) == ["python 3.12.0 (here 3.11.7)", "torch absent (here 2.13.0)"]
+    assert provenance.differences(ours, ours) == []
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,8 @@ RAY_INSTALL_HINT = "pip install -e '.[ray]' in the spymaster_ai checkout"
 
 
 class BackendError(ValueError):
-    """A backend that cannot run here: unknown name, Ray missing, a cluster out of reach."""
+    """A backend that cannot run here: unknown name, Ray missing, a cluster out of reach, a
+    worker whose library versions differ from the driver's."""
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from ..rules.cards import (
     generate_duet_key,
     normalise_word,
 )
+from ..provenance import environment
 from ..rules.moves import Clue, IllegalMove, InvalidClueError, Phase
 from .seeds import derive_seed
 
@@ -123,7 +124,9 @@ class GameResult:
     (classic: both teams; kim2019: a loss counts ``KIM2019_LOSS_TURNS``); ``score`` is the Duet
     or solo score on a win; ``clues``/``announced``/``correct`` count the evaluated side's
     clues, the numbers they announced, and the correct guesses made on them;
-    ``record`` replays the game through the engine (``rules.record.from_record``).
+    ``record`` replays the game through the engine (``rules.record.from_record``);
+    ``environment``: the library versions of the process that played it
+    (:func:`spymaster_ai.provenance.environment`; None in results written before it was kept).
     """
 
     game: str
@@ -143,17 +146,21 @@ class GameResult:
     extra: dict
     options: dict
     record: dict = field(repr=False)
+    environment: Optional[dict] = field(default=None, repr=False)
 
     def to_json(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if data["environment"] is None:  # a line from before environments were kept stays as it was
+            del data["environment"]
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "GameResult":
         names = {f.name for f in fields(cls)}
-        missing = names - set(data)
+        missing = names - set(data) - {"environment"}
         if missing:
             raise ValueError(f"game result is missing {', '.join(sorted(missing))}")
-        return cls(**{k: data[k] for k in names})
+        return cls(**{k: data[k] for k in names if k in data})
 
 
 def lineup(
@@ -743,4 +750,5 @@ def play_game(
         extra=out["extra"],
         options=options.to_json(),
         record=_record(out["game"], {"game": game, "seed": int(seed), "index": int(index), "agents": agent_specs}),
+        environment=environment(),
     )

@@ -10,7 +10,8 @@
   process as in any worker.
 - With a results file, every finished game is appended as one JSON line as soon as it is
   back; a rerun skips the indices already there (after checking they belong to the same
-  run), and the file is rewritten sorted by index and deduplicated at the end, so the same
+  run, played under the same library versions: each line records them, and games of two
+  environments may differ, so one figure never mixes them), and the file is rewritten sorted by index and deduplicated at the end, so the same
   run gives a byte-identical file whatever ``jobs`` is and however often it was interrupted.
 """
 
@@ -25,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
-from .backends import Backend, ChunkJob, make_backend
+from ..provenance import differences, environment
+from .backends import Backend, BackendError, ChunkJob, make_backend
 from .metrics import summarise
 from .play import ROLES, GameResult, PlayOptions, play_game
 from .seeds import game_seed
@@ -141,7 +143,20 @@ def dump_result_line(result: Union[GameResult, Mapping[str, Any]]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _other_versions(result: GameResult, here: dict) -> list[str]:
+    """How the environment that played ``result`` differs from ``here`` (empty: the same, or
+    a result from before environments were recorded, which cannot be checked)."""
+    return differences(result.environment, here) if result.environment is not None else []
+
+
 def _check_belongs(result: GameResult, game: str, specs: Mapping[str, str], options: dict, seed: int, path: Path) -> None:
+    other = _other_versions(result, environment())
+    if other:
+        raise ResultsFileError(
+            f"{path} was played under other library versions: its game {result.index} has {', '.join(other)}. "
+            "A seeded game can differ between versions, so resuming here would mix two environments in one figure. "
+            "Use another results file, or finish this one in the environment that started it."
+        )
     problems = []
     if result.game != game:
         problems.append(f"game {result.game!r} (this run: {game!r})")
@@ -293,10 +308,18 @@ def run_games(
         handle = path.open("a", encoding="utf-8") if path is not None else None
         try:
 
+            here = environment()
+
             def keep(batch: list[dict]) -> int:
                 fresh = 0
                 for data in batch:
                     result = GameResult.from_json(data)
+                    other = _other_versions(result, here)
+                    if other:  # a cluster worker with another install
+                        raise BackendError(
+                            f"game {result.index} came back from a worker with other library versions ({', '.join(other)}); "
+                            "one run's figures must come from one environment: install the same versions on every worker"
+                        )
                     if result.index in done:  # a retried chunk's game already kept: never twice
                         continue
                     done[result.index] = result
