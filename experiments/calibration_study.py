@@ -35,6 +35,7 @@ import numpy as np
 
 from spymaster_ai import __version__
 from spymaster_ai.agents.registry import LEAVE_ONE_OUT_POOL, make_guesser, make_spymaster
+from spymaster_ai.provenance import versions_line
 from spymaster_ai.sim.play import play_game
 from spymaster_ai.sim.seeds import game_seed
 from spymaster_ai.views import SpymasterView
@@ -218,6 +219,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
             per_guesser[g] = (spec, rows)
             print(f"{game} {g}: {len(rows)} clues in {time.perf_counter() - start:.0f} s", flush=True)
         lines += report(game, per_guesser, distinct)
+    lines += [f"Library versions: {versions_line()}.", ""]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join(lines))
     print("\n".join(lines))

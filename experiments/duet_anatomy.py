@@ -32,6 +32,7 @@ from typing import Iterable, Iterator, Optional
 
 import numpy as np
 
+from spymaster_ai.provenance import versions_line
 from spymaster_ai.rules.duet import MISSIONS, TOTAL_GREENS, DuetGame, Player
 
 PLACES = ("first", "within", "past", "sudden death")
@@ -261,6 +262,7 @@ def main() -> None:
     text = table(args.results)
     if args.black_ranks:
         text += black_rank_table(args.results)
+        text += f"\nLibrary versions (black ranks): {versions_line()}.\n"
     if args.out:
         args.out.write_text(text)
         print(f"wrote {args.out}")

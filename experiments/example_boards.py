@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from spymaster_ai.agents.registry import LEAVE_ONE_OUT_POOL, make_guesser, make_spymaster
+from spymaster_ai.provenance import versions_line
 from spymaster_ai.rules.cards import Identity, Team
 from spymaster_ai.rules.classic import ClassicGame
 from spymaster_ai.sim.play import deal_board
@@ -84,6 +85,8 @@ def main() -> None:
             emit(f"| `{held}` | {option.word} {option.count} | {', '.join(option.targets)} | " + " | ".join(cells) + " |")
         emit("")
     emit("Bold: the held-out guesser G, the one the clue's spymaster never saw. Identities: red = ours.")
+    emit("")
+    emit(f"Library versions: {versions_line()}.")
     markdown = "\n".join(lines) + "\n"
     if args.out is None:
         sys.stdout.write(markdown)

@@ -42,6 +42,7 @@ from transfer_study import board_z, hub_standardised  # noqa: E402  (a sibling s
 
 from spymaster_ai.agents.registry import _embedding  # noqa: E402
 from spymaster_ai.agents.vocabulary import clue_candidates, is_clue_shaped  # noqa: E402
+from spymaster_ai.provenance import versions_line  # noqa: E402
 from spymaster_ai.rules.legality import legal_mask  # noqa: E402
 from spymaster_ai.sim.play import deal_board  # noqa: E402
 from spymaster_ai.sim.seeds import game_seed  # noqa: E402
@@ -177,6 +178,7 @@ def main() -> None:
     agreement, vocab = study(names, args.boards, args.seed, args.clues)
     summary = json.loads(args.results.read_text(encoding="utf-8")) if args.results else None
     text = report(agreement, vocab, args.boards, args.seed, args.clues, summary)
+    text += f"\nLibrary versions: {versions_line()}.\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     print(text, end="")

@@ -17,5 +17,5 @@ for MODEL in minilm glove50; do
       | python -c "import json,sys; d=json.load(sys.stdin); print(f\"| \`$MODEL\` | $JOBS | {d['games']} | {d['seconds']:.1f} | {d['games_per_second']:.2f} |\")" >> "$OUT"
   done
 done
-python -c "from spymaster_ai.provenance import environment as e; d=e(); v=d['packages']; print(f\"\nMeasured with Python {d['python']} ({d['machine']}), \" + ', '.join(f'{k} {v[k]}' for k in ('numpy', 'torch', 'transformers', 'sentence-transformers') if v[k]) + '.')" >> "$OUT"
+python -c "from spymaster_ai.provenance import versions_line; print(f'\nLibrary versions: {versions_line()}.')" >> "$OUT"
 cat "$OUT"

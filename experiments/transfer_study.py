@@ -39,6 +39,7 @@ from scipy.special import logsumexp
 from spymaster_ai.agents.guesser import EmbeddingGuesser
 from spymaster_ai.agents.registry import LEAVE_ONE_OUT_POOL, _embedding, parse_spec
 from spymaster_ai.agents.vocabulary import clue_candidates, is_clue_shaped
+from spymaster_ai.provenance import versions_line
 from spymaster_ai.rules.legality import legal_mask
 from spymaster_ai.sim.play import deal_board
 from spymaster_ai.sim.seeds import game_seed
@@ -298,6 +299,7 @@ def main() -> None:
             shares.append(f"{far / total:.0%} of {int(total)}" if total else "–")
         lines.append("| hits at rank 10 or lower | " + " | ".join(shares) + " |")
         lines += ["", "Models: " + "; ".join(f"G = `{g}`: {'+'.join(pool)}" for g, (pool, _) in ranks.items()) + "."]
+    lines += ["", f"Library versions: {versions_line()}."]
     text = "\n".join(lines) + "\n"
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")

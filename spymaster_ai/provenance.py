@@ -74,3 +74,11 @@ def differences(theirs: dict, ours: dict) -> list[str]:
         if name in b and a[name] != b[name]:
             out.append(f"{name} {a.get(name) or 'absent'} (here {b.get(name) or 'absent'})")
     return out
+
+
+def versions_line(env: Optional[dict] = None) -> str:
+    """One line for the foot of a markdown table: the Python, machine and versions behind it,
+    e.g. "Python 3.11.7 (Linux x86_64); numpy 2.4.6, torch 2.13.0+cpu, ..." (absent ones left out)."""
+    env = environment() if env is None else env
+    present = ", ".join(f"{name} {v}" for name, v in env["packages"].items() if v)
+    return f"Python {env['python']} ({env['machine']}); {present}"
