@@ -418,3 +418,41 @@ def test_random_guesser_is_seeded():
     assert run(5) != run(6)
     assert all(w in BOARD for w in run(5))
     assert RandomGuesser().next_guess(guess_view(Clue("music", 1), 1)) is None
+
+
+class _HalfBlind(ToyEmbedding):
+    """A toy that knows no part of ZORB: its vector is a stand-in, as GloVe's for an invented word."""
+
+    def unreadable(self, word: str) -> bool:
+        return word.lower() == "zorb"
+
+
+def _half_blind() -> _HalfBlind:
+    base = toy({"zorb": vec(music=1.0, other=0.2)})  # the stand-in happens to sit by "music"
+    return _HalfBlind({w: base.vectors([w])[0] for w in base._index}, base.clue_vocabulary())
+
+
+def test_spymaster_never_aims_at_a_card_its_model_cannot_read_while_others_are_left():
+    board = BOARD + ("zorb",)
+    spy = EmbeddingSpymaster(_half_blind(), prefer_common=0.0)
+    best = spy.rank_clues(spy_view(own=("piano", "guitar", "zorb"), assassins=("knife",), words=board), top=1)[0]
+    assert (best.word, best.count, set(best.targets)) == ("music", 2, {"piano", "guitar"})
+    # the same board with a model that can read ZORB: it is a third target
+    readable = toy({"zorb": vec(music=1.0, other=0.2)})
+    best = EmbeddingSpymaster(readable, prefer_common=0.0).rank_clues(
+        spy_view(own=("piano", "guitar", "zorb"), assassins=("knife",), words=board), top=1)[0]
+    assert (best.word, best.count) == ("music", 3) and "zorb" in best.targets
+    # once it is the only card left to clue, it is clued
+    last = spy.rank_clues(spy_view(own=("zorb",), assassins=("knife",), words=board,
+                                   visible=[w for w in board if w not in ("piano", "guitar")]), top=1)[0]
+    assert last.targets == ("zorb",)
+
+
+def test_guesser_scores_a_card_its_model_cannot_read_as_the_board_average():
+    board = BOARD + ("zorb",)
+    ranked = EmbeddingGuesser(_half_blind()).rank_cards(guess_view(Clue("music", 2), words=board))
+    z = {c.word: c.z for c in ranked}
+    assert [c.word for c in ranked[:2]] == ["guitar", "piano"] or [c.word for c in ranked[:2]] == ["piano", "guitar"]
+    assert abs(z["zorb"]) < 0.5 < z["piano"]
+    readable = EmbeddingGuesser(toy({"zorb": vec(music=1.0, other=0.2)})).rank_cards(guess_view(Clue("music", 2), words=board))
+    assert {c.word for c in readable[:3]} == {"piano", "guitar", "zorb"}

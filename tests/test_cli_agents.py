@@ -139,8 +139,10 @@ def test_a_card_the_model_knows_nothing_of_is_flagged_in_clue_and_guess():
     assert r.exit_code == 0, r.output
     (warning,) = json.loads(r.stdout)["warnings"]
     assert "'zzqxword'" in warning and "glove50" in warning and "ice cream" not in warning
+    assert "aims at it only when no other card is left" in warning
+    assert "zzqxword" not in json.loads(r.stdout)["clues"][0]["targets"]
     r = run("guess", "--board", board, "--clue", "movie", "--count", "1", "--agent", "glove50")
-    assert r.exit_code == 0 and "knows no part of 'zzqxword'" in r.stderr
+    assert r.exit_code == 0 and "knows no part of 'zzqxword'" in r.stderr and "board's average" in r.stderr
     r = run("guess", "--board", "actor,airport,ice cream", "--clue", "movie", "--count", "1", "--agent", "glove50",
             "--json")
     assert json.loads(r.stdout)["warnings"] == []

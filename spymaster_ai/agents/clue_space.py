@@ -14,7 +14,7 @@ import numpy as np
 from ..rules.moves import Clue
 from ..views import SpymasterView
 from .legal_clues import LegalClueMask, is_legal
-from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel, clue_candidates, lemmas, zipf_prior
+from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel, cannot_read, clue_candidates, lemmas, zipf_prior
 
 
 def _spread(model: SimilarityModel, sims: np.ndarray) -> float:
@@ -29,7 +29,8 @@ def _spread(model: SimilarityModel, sims: np.ndarray) -> float:
 
 
 class BoardMatrices:
-    """Candidate clues x board similarities for one board, and the legality of each clue."""
+    """Candidate clues x board similarities for one board, the legality of each clue, and the
+    cards some of the models cannot read (``unreadable``)."""
 
     def __init__(
         self,
@@ -65,6 +66,7 @@ class BoardMatrices:
                 self.spreads.append(spread)
         self.index = [done[id(m)] for m in models]
         self.legal = LegalClueMask(vocab, visible)
+        self.unreadable = frozenset(w for w in words if any(cannot_read(m, w) for m in models))
 
     def sim(self, k: int) -> np.ndarray:
         """(cards, candidates) similarities under model ``k`` (0: the agent's own model)."""

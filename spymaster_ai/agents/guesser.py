@@ -20,7 +20,7 @@ import numpy as np
 from ..views import ClueHistoryEntry, GuesserView
 from .duet_clock import DUET_GREENS, black_cost_in_greens
 from .duet_prior import partner_side_probabilities
-from .vocabulary import SimilarityModel, is_clue_shaped
+from .vocabulary import SimilarityModel, cannot_read, is_clue_shaped
 
 # Unconditional partner-side rates on a full Duet board (RULES.md §3): 9 green, 3 black of 25.
 _BASE_GREEN, _BASE_BLACK = 9 / 25, 3 / 25
@@ -148,6 +148,7 @@ class EmbeddingGuesser:
         self._card_stats: Optional[tuple[np.ndarray, np.ndarray]] = None
         self._board: tuple[str, ...] = ()
         self._rows: dict[str, np.ndarray] = {}
+        self._unread = np.zeros(0, dtype=bool)  # per card of the board: my model cannot read it
 
     def reset(self, seed: int) -> None:
         self._board = ()
@@ -169,10 +170,13 @@ class EmbeddingGuesser:
         With ``hub_correction``, each card's similarity is first standardised against that
         card's similarities to ``hub_reference`` common words: a card close to everything (a
         hub, e.g. "scale" for some models) no longer wins clues it has no special tie to.
+        A card my model knows no part of (an invented word for GloVe) gets the mean of the
+        other cards: its similarities are noise, so no clue makes it stand out or sink.
         """
         if words != self._board:
             self._board, self._rows = words, {}
             self._card_stats = None
+            self._unread = np.array([cannot_read(self.embedding, w) for w in words], dtype=bool)
             if self.hub_correction > 0:
                 ref = np.asarray(self.embedding.similarity(list(self._reference()), list(words)), dtype=np.float64)
                 self._card_stats = (ref.mean(axis=0), np.maximum(ref.std(axis=0), 1e-9))
@@ -183,6 +187,9 @@ class EmbeddingGuesser:
                 mu, sd = self._card_stats
                 h = self.hub_correction
                 row = (1.0 - h) * (row - row.mean()) / max(float(row.std()), 1e-12) + h * (row - mu) / sd
+            if self._unread.any() and not self._unread.all():
+                row = row.copy()
+                row[self._unread] = row[~self._unread].mean()
             self._rows[clue] = row
         return row
 

@@ -467,6 +467,11 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         board = self._matrices(view)
         col = board.column
         own_cols = np.array(sorted(col[w] for w in targets), dtype=np.intp)
+        # Aim only at cards every model reads while there are any: a card one of them knows
+        # no part of has noise for similarities, so a clue "for" it would be read by no one.
+        aim_cols = np.array(sorted(col[w] for w in targets if w not in board.unreadable), dtype=np.intp)
+        if not aim_cols.size:
+            aim_cols = own_cols
         visible = np.zeros(len(board.words), dtype=bool)
         visible[[col[w] for w in view.visible]] = True
         guessable = visible.copy()
@@ -474,17 +479,18 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             guessable[col[w]] = False
         own = np.zeros(len(board.words), dtype=bool)
         own[own_cols] = True
-        cap = min(self.max_count, len(own_cols), view.clue_number_cap or self.max_count)
+        cap = min(self.max_count, len(aim_cols), view.clue_number_cap or self.max_count)
         cap = max(cap, 1)
         cost = self._card_costs(view, board, targets)
         value = self._card_values(view, board, own_cols)
+        value[np.setdiff1d(own_cols, aim_cols)] = 0.0  # found by chance, never aimed at
         min_count, miss_factor = self._ambition(view, len(own_cols))
         min_count = min(min_count, cap)
         weight = 2.0 * (1.0 - self.risk) * miss_factor
 
         short = self._short
-        if short is None or short.board is not board or not set(own_cols.tolist()) <= short.own:
-            short = self._short = _Shortlist(board, own_cols, len(self.partners) + 1, self.shortlist, self.standardise == "board")
+        if short is None or short.board is not board or not set(aim_cols.tolist()) <= short.own:
+            short = self._short = _Shortlist(board, aim_cols, len(self.partners) + 1, self.shortlist, self.standardise == "board")
         cols = short.columns
         allowed = board.legal.mask(view.visible)[cols] & ~self._banned(view)[cols]
         if not allowed.any():
@@ -521,7 +527,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             spent = average([u[2] for u in utilities])
         backward, assassin_backward = self._backward_weights(view.game)
         if backward > 0:
-            util = util + backward * self._backward(short, own_cols, cap)
+            util = util + backward * self._backward(short, aim_cols, cap)
         assassin_cols = np.array(sorted(col[w] for w in view.assassins if w not in targets), dtype=np.intp)
         if assassin_backward > 0 and assassin_cols.size:
             evoked = self._evoked(short, assassin_cols).max(axis=0)
@@ -550,7 +556,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         options = []
         for i in chosen:
             k = int(best_k[i]) + 1
-            ranked_own = sorted(own_cols.tolist(), key=lambda c: (-float(own_sim[i, c]), board.words[c]))
+            ranked_own = sorted(aim_cols.tolist(), key=lambda c: (-float(own_sim[i, c]), board.words[c]))
             if bad_cols:
                 worst = max(bad_cols, key=lambda c: (float(own_sim[i, c]), board.words[c]))
                 bad_word, bad_sim = board.words[worst], float(own_sim[i, worst])

@@ -37,6 +37,13 @@ def reads(model: SimilarityModel, word: str) -> bool:
     return bool(method(word)) if callable(method) else model.knows(word)
 
 
+def cannot_read(model: SimilarityModel, word: str) -> bool:
+    """Whether ``model`` knows no part of ``word`` (an invented card, for GloVe), so that its
+    similarities there are noise; False for models that do not say (see ``Embedding.unreadable``)."""
+    check = getattr(model, "unreadable", None)
+    return bool(check(word)) if callable(check) else False
+
+
 def is_clue_shaped(word: str) -> bool:
     """A plain lower-case ASCII word of two letters or more.
 

@@ -76,10 +76,11 @@ def _spymaster_view(board: tuple[str, ...], team: tuple[str, ...], opponent: tup
     )
 
 
-def _unreadable_cards(agent: Any, words: tuple[str, ...]) -> list[str]:
+def _unreadable_cards(agent: Any, words: tuple[str, ...], consequence: str) -> list[str]:
     """One warning per model of ``agent`` (its own and partner models) and card that model
-    knows no part of: it scores such a card by a stand-in vector, so the figures for it are
-    noise, not meaning."""
+    knows no part of: it has only a stand-in vector for such a card, noise rather than
+    meaning; ``consequence`` says what the agent does about it (our agents) or that its
+    figures there are noise (any other)."""
     models = [getattr(agent, "embedding", None), *getattr(agent, "partners", ())]
     warnings: list[str] = []
     seen: set[int] = set()
@@ -91,7 +92,7 @@ def _unreadable_cards(agent: Any, words: tuple[str, ...]) -> list[str]:
         if lost:
             names = ", ".join(repr(w) for w in lost)
             warnings.append(f"{getattr(model, 'name', 'the model')} knows no part of {names}: "
-                            "it scores such a card by a stand-in vector, so its figures there are noise")
+                            f"it has only a stand-in vector for such a card, so {consequence}")
     return warnings
 
 
@@ -117,6 +118,7 @@ def clue_cmd(
     """The best clues for a board: count, targets, score, and the closest bad card."""
     try:
         from ..agents.registry import make_spymaster
+        from ..agents.spymaster import EmbeddingSpymaster
 
         words = _board(board)
         view = _spymaster_view(
@@ -129,7 +131,8 @@ def clue_cmd(
         )
         spy = make_spymaster(agent)
         spy.reset(0)
-        warnings = _unreadable_cards(spy, words)
+        warnings = _unreadable_cards(spy, words, "the spymaster aims at it only when no other card is left to clue"
+                                     if isinstance(spy, EmbeddingSpymaster) else "its figures there are noise")
         if hasattr(spy, "rank_clues"):
             options = [o.to_json() for o in spy.rank_clues(view, top=top)]
         else:  # a researcher's spymaster: just its clue
@@ -189,6 +192,7 @@ def guess_cmd(
 ) -> None:
     """The cards ranked for a clue, with similarities, and where the guesser would stop."""
     try:
+        from ..agents.guesser import EmbeddingGuesser
         from ..agents.registry import make_guesser
 
         words = _board(board)
@@ -203,7 +207,8 @@ def guess_cmd(
         )
         g = make_guesser(agent)
         g.reset(0)
-        warnings = _unreadable_cards(g, words)
+        warnings = _unreadable_cards(g, words, "the guesser scores it as the board's average for every clue"
+                                     if isinstance(g, EmbeddingGuesser) else "its figures there are noise")
         ranked = [
             {"card": c.word, "similarity": c.similarity, "z": c.z, "score": c.score} for c in g.rank_cards(view)
         ] if hasattr(g, "rank_cards") else []
