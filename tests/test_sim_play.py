@@ -12,7 +12,7 @@ from spymaster_ai.rules.cards import Player
 from spymaster_ai.rules.duet import DuetGame
 from spymaster_ai.rules.moves import LossCause
 from spymaster_ai.rules.record import from_record
-from spymaster_ai.sim.play import GAME_KINDS, KIM2019_LOSS_TURNS, ROLES, GameResult, PlayOptions, lineup, play_game
+from spymaster_ai.sim.play import GAME_KINDS, KIM2019_LOSS_TURNS, ROLES, GameResult, PlayOptions, lineup, play_game, play_out_duet
 from spymaster_ai.sim.seeds import game_seed
 
 
@@ -264,3 +264,23 @@ def test_clue_cap_in_classic_is_a_loss_without_a_winner():
     r = play("classic", "codebook:1", options=PlayOptions(max_clues=2))
     assert r.error["role"] is None and not r.won and r.loss_cause == "error"
     assert r.extra["winner"] is None and r.extra["clues"] == {"red": 1, "blue": 1}
+
+
+@pytest.mark.parametrize("spec", ["codebook:2", "random"])
+def test_play_out_duet_from_the_start_plays_the_game_play_game_plays(spec):
+    specs = lineup("duet", spec, spec)
+    agents = {r: scripted_factory(r, s) for r, s in specs.items()}
+    result = play_game("duet", agents, specs, seed=21)
+    game = DuetGame.from_config(result.record["config"])
+    assert play_out_duet(game, agents, seed=21) is None
+    assert list(game.actions) == result.record["actions"] and (game.winner is True) == result.won
+
+
+def test_play_out_duet_reports_a_fault_and_needs_every_role():
+    specs = lineup("duet", "pool", "stop")
+    agents = {r: scripted_factory(r, s) for r, s in specs.items()}
+    game = DuetGame.from_config(play_game("duet", agents, specs, seed=4).record["config"])
+    fault = play_out_duet(game, agents, seed=4)
+    assert fault is not None and fault.startswith("b_guesser: ") and "mandatory" in fault
+    with pytest.raises(ValueError, match="needs agents for a_guesser"):
+        play_out_duet(game, {r: a for r, a in agents.items() if r != "a_guesser"}, seed=4)

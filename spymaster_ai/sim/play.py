@@ -58,6 +58,7 @@ __all__ = [
     "for_picture_cards",
     "lineup",
     "play_game",
+    "play_out_duet",
 ]
 
 DEFAULT_AGENT = "minilm"
@@ -688,6 +689,24 @@ def _play_duet(table: _Table, seed: int, index: int) -> dict:
         won=won, loss_cause=cause, turns=int(game.turns_played), score=game.score() if won else None,
         tally=tally, invalid_clues=tally.invalid, fault=fault, extra=extra, game=game,
     )
+
+
+def play_out_duet(game: Any, agents: Mapping[str, Any], *, seed: int, options: Optional[PlayOptions] = None) -> Optional[str]:
+    """Play a DuetGame on from the state it is in to its end, with ``agents`` (role -> agent,
+    the roles of ``ROLES["duet"]``), each reset as :func:`play_game` resets it for ``seed``.
+
+    Why: a game replayed from its record to some point (say, sudden death) can be finished by
+    other agents, under the same driver as a full game. Returns the fault of an agent that
+    misbehaved (it forfeits, as in a full game), or None.
+    """
+    missing = [r for r in ROLES["duet"] if r not in agents]
+    if missing:
+        raise ValueError(f"duet needs agents for {', '.join(missing)}")
+    table = _Table({r: agents[r] for r in ROLES["duet"]}, options or PlayOptions())
+    fault = _run_guarded(lambda: _drive_duet(game, table, _Tally()), table, int(seed))
+    if fault is None:
+        return None
+    return f"{fault.role}: {fault.message}" if fault.role else fault.message
 
 
 # ----------------------------------------------------------------------------- entry point
