@@ -29,6 +29,7 @@ import weakref
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Mapping, Optional
 
+from ..provenance import environment
 from ..rules.cards import (
     CLASSIC_LAYOUT,
     KIM2019_LAYOUT,
@@ -41,7 +42,6 @@ from ..rules.cards import (
     generate_duet_key,
     normalise_word,
 )
-from ..provenance import environment
 from ..rules.moves import Clue, IllegalMove, InvalidClueError, Phase
 from .seeds import derive_seed
 

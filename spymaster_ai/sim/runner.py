@@ -11,8 +11,9 @@
 - With a results file, every finished game is appended as one JSON line as soon as it is
   back; a rerun skips the indices already there (after checking they belong to the same
   run, played under the same library versions: each line records them, and games of two
-  environments may differ, so one figure never mixes them), and the file is rewritten sorted by index and deduplicated at the end, so the same
-  run gives a byte-identical file whatever ``jobs`` is and however often it was interrupted.
+  environments may differ, so one figure never mixes them), and the file is rewritten
+  sorted by index and deduplicated at the end, so the same run gives a byte-identical file
+  whatever ``jobs`` is and however often it was interrupted.
 """
 
 from __future__ import annotations
