@@ -456,3 +456,25 @@ def test_guesser_scores_a_card_its_model_cannot_read_as_the_board_average():
     assert abs(z["zorb"]) < 0.5 < z["piano"]
     readable = EmbeddingGuesser(toy({"zorb": vec(music=1.0, other=0.2)})).rank_cards(guess_view(Clue("music", 2), words=board))
     assert {c.word for c in readable[:3]} == {"piano", "guitar", "zorb"}
+
+
+def test_spymasters_of_one_process_share_a_boards_matrices_only_when_built_from_the_same():
+    from spymaster_ai.agents import clue_space
+
+    emb, other = toy(), toy(name="other")
+    a, b = EmbeddingSpymaster(emb, prefer_common=0.0), EmbeddingSpymaster(emb, prefer_common=0.0)
+    view = spy_view(own=("piano", "guitar", "oak"), assassins=("knife",))
+    first = a.rank_clues(view, top=3)
+    assert b.rank_clues(view, top=3) == first
+    assert b._board is a._board  # Duet's two players: one spec, two instances, one board
+    c = EmbeddingSpymaster(emb, partner=other, prefer_common=0.0)
+    c.rank_clues(view, top=3)
+    assert c._board is not a._board
+    # built afresh (nothing shared), the same clues
+    clue_space._SHARED.clear()
+    fresh = EmbeddingSpymaster(emb, prefer_common=0.0)
+    assert fresh.rank_clues(view, top=3) == first and fresh._board is not a._board
+    # the legality mask follows each caller's visible set: a covered card's word is legal again
+    covered = spy_view(own=("guitar", "oak"), assassins=("knife",), visible=[w for w in BOARD if w != "piano"])
+    assert a.rank_clues(covered, top=50) == fresh.rank_clues(covered, top=50)
+    assert a.rank_clues(view, top=3) == first

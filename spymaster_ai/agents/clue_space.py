@@ -2,11 +2,15 @@
 
 Why: the vocabulary is fixed for an agent's lifetime and the board for a game, so the
 clue-vocabulary x board similarities of every model the agent consults are computed once
-per board (on its first clue) and every later clue is a masked selection over them.
+per board (on its first clue) and every later clue is a masked selection over them. Agents
+of one process that consult the same models with the same vocabulary share them
+(:func:`shared_board`): in Duet both players' spymasters are separate instances of one spec.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Optional, Sequence
 
 import numpy as np
@@ -80,6 +84,39 @@ class BoardMatrices:
         return self.spreads[self.index[k]]
 
 
+# The boards built most recently in this process, by what they were built from: two cover
+# a game of two sides (and the one before it, while a worker switches games).
+_SHARED: "OrderedDict[tuple, tuple[tuple[str, ...], tuple[SimilarityModel, ...], BoardMatrices]]" = OrderedDict()
+_SHARED_SIZE = 2
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_board(
+    words: tuple[str, ...],
+    visible: Sequence[str],
+    vocab: tuple[str, ...],
+    models: Sequence[SimilarityModel],
+    hub_correction: bool,
+) -> BoardMatrices:
+    """The :class:`BoardMatrices` of this board for these models and vocabulary, built once
+    per process for every agent that asks for the same: its arrays are never written after
+    they are built, and its legality mask follows whatever visible set it is asked about."""
+    models = tuple(models)
+    key = (words, hash(vocab), tuple(id(m) for m in models), bool(hub_correction))
+    with _SHARED_LOCK:
+        hit = _SHARED.get(key)
+        # The entry keeps its models and vocabulary alive, so an id() in the key is never reused
+        # by another model while it is here; equal content is still checked.
+        if hit is not None and hit[0] == vocab and all(a is b for a, b in zip(hit[1], models)):
+            _SHARED.move_to_end(key)
+            return hit[2]
+        board = BoardMatrices(words, visible, vocab, models, hub_correction)
+        _SHARED[key] = (vocab, models, board)
+        while len(_SHARED) > _SHARED_SIZE:
+            _SHARED.popitem(last=False)
+        return board
+
+
 class ClueVocabularyAgent:
     """Shared by the spymasters: the filtered clue vocabulary and the per-board matrices."""
 
@@ -122,7 +159,7 @@ class ClueVocabularyAgent:
     def _matrices(self, view: SpymasterView) -> BoardMatrices:
         words = tuple(view.words)
         if self._board is None or self._board.words != words:
-            self._board = BoardMatrices(words, view.visible, self.vocabulary, [self.embedding, *self.partners], self.hub_correction)
+            self._board = shared_board(words, view.visible, self.vocabulary, [self.embedding, *self.partners], self.hub_correction)
         return self._board
 
     def _banned(self, view: SpymasterView) -> np.ndarray:
