@@ -178,7 +178,8 @@ class EmbeddingGuesser:
             self._card_stats = None
             self._unread = np.array([cannot_read(self.embedding, w) for w in words], dtype=bool)
             if self.hub_correction > 0:
-                ref = np.asarray(self.embedding.similarity(list(self._reference()), list(words)), dtype=np.float64)
+                # the same tuple every board: the embedding keeps its vectors (its row cache)
+                ref = np.asarray(self.embedding.similarity(self._reference(), list(words)), dtype=np.float64)
                 self._card_stats = (ref.mean(axis=0), np.maximum(ref.std(axis=0), 1e-9))
         row = self._rows.get(clue)
         if row is None:
