@@ -467,6 +467,7 @@ def test_spymasters_of_one_process_share_a_boards_matrices_only_when_built_from_
     first = a.rank_clues(view, top=3)
     assert b.rank_clues(view, top=3) == first
     assert b._board is a._board  # Duet's two players: one spec, two instances, one board
+    assert not any(m.flags.writeable for m in a._board.sims + a._board.sims_sq)  # so neither can change it
     c = EmbeddingSpymaster(emb, partner=other, prefer_common=0.0)
     c.rank_clues(view, top=3)
     assert c._board is not a._board

@@ -65,8 +65,11 @@ class BoardMatrices:
                 else:
                     spread = _spread(m, s)
                 done[id(m)] = len(self.sims)
+                sq = s * s
+                s.setflags(write=False)  # shared between agents (shared_board): never written
+                sq.setflags(write=False)
                 self.sims.append(s)
-                self.sims_sq.append(s * s)
+                self.sims_sq.append(sq)
                 self.spreads.append(spread)
         self.index = [done[id(m)] for m in models]
         self.legal = LegalClueMask(vocab, visible)
