@@ -90,10 +90,11 @@ class Cell:
     by_left: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # bin -> [entries, replayed wins]
 
 
-def play_again(entry: Entry, guesser: Any) -> tuple[bool, Optional[str]]:
-    """Play ``entry`` on from sudden death with ``guesser`` in both seats: (won, fault)."""
+def play_again(entry: Entry, guessers: tuple[Any, Any]) -> tuple[bool, Optional[str]]:
+    """Play ``entry`` on from sudden death with ``guessers`` (player A's, player B's): (won, fault)."""
     game = entry.game()
-    agents = {role: guesser if role.endswith("guesser") else _NoClues() for role in ROLES["duet"]}
+    seats = {"a_guesser": guessers[0], "b_guesser": guessers[1]}
+    agents = {role: seats[role] if role in seats else _NoClues() for role in ROLES["duet"]}
     fault = play_out_duet(game, agents, seed=entry.seed)
     return fault is None and game.winner is True, fault
 
@@ -101,11 +102,12 @@ def play_again(entry: Entry, guesser: Any) -> tuple[bool, Optional[str]]:
 def study_cell(path: Path, make: Callable[[str], Any], spec: str) -> Cell:
     """Replay every sudden-death entry of one cell with the recorded guesser and with ``spec``."""
     cell = Cell()
-    built: dict[str, Any] = {}
+    built: dict[str, tuple[Any, Any]] = {}
 
-    def agent(name: str) -> Any:
+    def agent(name: str) -> tuple[Any, Any]:
+        """One instance per seat, as in the recorded games."""
         if name not in built:
-            built[name] = make(name)
+            built[name] = (make(name), make(name))
         return built[name]
 
     for entry in sudden_death_entries(path):
