@@ -48,6 +48,9 @@ class FakeText(Embedding):
     def knows(self, word):
         return word != "unknownword"
 
+    def unreadable(self, word):
+        return word in ("unknownword", "zzqx")
+
 
 @pytest.fixture()
 def text() -> FakeText:
@@ -151,6 +154,15 @@ def test_knows_pictures_through_their_captions(text, tmp_path):
     model = CaptionEmbedding(text, deck=deck)
     assert model.knows("pic:a") and not model.knows("pic:b") and not model.knows("pic:zzz")
     assert model.knows("river") and not model.knows("unknownword")
+
+
+def test_a_card_is_unreadable_only_when_the_text_model_reads_none_of_its_words(text, tmp_path):
+    image = load_deck().cards[0].image
+    deck = PictureDeck([PictureCard("pic:a", image, "unknownword", ("lantern",), "x", ("1",)),
+                        PictureCard("pic:b", image, "unknownword", ("zzqx",), "x", ("2",))], tmp_path)
+    model = CaptionEmbedding(text, deck=deck)
+    assert not model.unreadable("pic:a") and model.unreadable("pic:b") and not model.unreadable("pic:zzz")
+    assert model.unreadable("unknownword") and not model.unreadable("river")
 
 
 def test_interface_delegates_to_the_text_model(text, deck):

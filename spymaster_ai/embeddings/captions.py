@@ -108,6 +108,17 @@ class CaptionEmbedding(Embedding):
             return word in self.deck and all(self.text.knows(p.caption) for p in self.deck.parts(word))
         return self.text.knows(word)
 
+    def unreadable(self, word: str) -> bool:
+        """A plain word as the text model says; a picture card when the text model knows no
+        part of any of its captions and tags (its score would be noise)."""
+        word = normalise_word(word)
+        if is_picture_id(word):
+            if word not in self.deck:
+                return False
+            texts = [t for p in self.deck.parts(word) for t in (p.caption, *p.tags)]
+            return all(self.text.unreadable(t) for t in texts)
+        return self.text.unreadable(word)
+
     def similarity(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
         """float32 (len(rows), len(cols)); picture cards in either list are scored by their words."""
         if isinstance(rows, str) or isinstance(cols, str):
