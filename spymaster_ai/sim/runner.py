@@ -150,8 +150,10 @@ def _other_versions(result: GameResult, here: dict) -> list[str]:
     return differences(result.environment, here) if result.environment is not None else []
 
 
-def _check_belongs(result: GameResult, game: str, specs: Mapping[str, str], options: dict, seed: int, path: Path) -> None:
-    other = _other_versions(result, environment())
+def _check_belongs(
+    result: GameResult, game: str, specs: Mapping[str, str], options: dict, seed: int, path: Path, here: dict
+) -> None:
+    other = _other_versions(result, here)
     if other:
         raise ResultsFileError(
             f"{path} was played under other library versions: its game {result.index} has {', '.join(other)}. "
@@ -204,6 +206,7 @@ def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict
     if not path.exists():
         return done
     lines = read_result_lines(path)
+    here = environment()
     for k, (number, line) in enumerate(lines):
         try:
             result = GameResult.from_json(json.loads(line))
@@ -211,7 +214,7 @@ def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict
             if isinstance(exc, json.JSONDecodeError) and k == len(lines) - 1 and _torn(line):
                 continue  # the last line cut short by an interruption: that game is played again
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
-        _check_belongs(result, game, specs, options, seed, path)
+        _check_belongs(result, game, specs, options, seed, path, here)
         done.setdefault(result.index, result)
     return done
 
