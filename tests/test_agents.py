@@ -140,6 +140,20 @@ def test_a_dominant_own_card_is_found_and_the_second_guess_is_the_other():
     assert out.found[0, 1] > 1.9 and out.cost[0, 1] < 0.05
 
 
+def test_a_clue_whose_other_cards_are_e_minus_100_below_its_best_stays_finite():
+    # A peaked model (WordNet: most pairs share no concept): once the best card is taken, the
+    # mass left is a subnormal float32. The next guess is the wrong card, for certain.
+    sim = np.array([[1.0, 0.0, 0.0]], dtype=np.float32)
+    own = np.array([1, 1, 0], dtype=bool)
+    cost = np.array([0, 0, 5], dtype=np.float32)
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        out = expected_outcome(sim.T.copy(), np.ones(3, bool), own, own.astype(np.float32), cost,
+                               max_count=3, temperature=1.0, spread=0.01)
+    assert np.isfinite(out.found).all() and np.isfinite(out.cost).all()
+    np.testing.assert_allclose(out.found[0], [1.0, 1.0, 1.0], rtol=1e-6)
+    np.testing.assert_allclose(out.cost[0], [0.0, 5.0, 5.0], rtol=1e-6, atol=1e-6)
+
+
 # -- the spymaster ------------------------------------------------------------------------------
 
 

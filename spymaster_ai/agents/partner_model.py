@@ -25,6 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# The smallest normal float32: a guess probability's denominator below it loses precision.
+_TINY = np.float32(np.finfo(np.float32).tiny)
+
 
 @dataclass(frozen=True)
 class GuessOutcome:
@@ -101,12 +104,21 @@ def expected_outcome(
     c_acc = np.zeros(n_rows, dtype=np.float32)
     for j in range(max_count):
         denom = own_mass + bad_mass
-        inv = np.divide(alive, denom, out=np.zeros_like(denom), where=denom > 0)
-        f_acc += inv * own_value_mass
-        c_acc += inv * bad_cost
+        inv = np.divide(alive, denom, out=np.zeros_like(denom), where=denom >= _TINY)
+        step_found, step_cost, next_alive = inv * own_value_mass, inv * bad_cost, inv * own_mass
+        faint = np.flatnonzero((denom > 0) & (denom < _TINY))
+        if faint.size:
+            # Every card left is e^-87 less likely than the clue's best card was: alive/denom
+            # would overflow, so take the same ratios the other way round, in float64.
+            share = alive[faint].astype(np.float64) / denom[faint].astype(np.float64)
+            step_found[faint] = share * own_value_mass[faint]
+            step_cost[faint] = share * bad_cost[faint]
+            next_alive[faint] = share * own_mass[faint]
+        f_acc += step_found
+        c_acc += step_cost
         found[:, j] = f_acc
         spent[:, j] = c_acc
-        alive = inv * own_mass
+        alive = next_alive
         if j < ranked.shape[0]:
             # the picked card's value is taken as the mean value left (exact when all are equal)
             mean_value = np.divide(own_value_mass, own_mass, out=np.zeros_like(own_mass), where=own_mass > 0)
