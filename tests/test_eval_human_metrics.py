@@ -295,6 +295,18 @@ def test_registry_specs_and_roles_missing(data):
         evaluate_human(data, guesser_only, metrics=("guesing",))
 
 
+def test_the_report_is_named_by_the_specs_that_played(monkeypatch):
+    # --guesser X --spymaster X once reported the --agent default ("minilm") in its title.
+    import spymaster_ai.agents.registry as registry
+
+    monkeypatch.setattr(registry, "make_guesser", lambda spec: ToyGuesser())
+    monkeypatch.setattr(registry, "make_spymaster", lambda spec: ToySpymaster())
+    assert make_adapter("minilm", guesser="wordnet", spymaster="wordnet").name == "wordnet"
+    assert make_adapter("glove50").name == "glove50"
+    assert make_adapter("glove50", spymaster="glove50").name == "glove50"
+    assert make_adapter("minilm", guesser="glove50").name == "guesser=glove50, spymaster=minilm"
+
+
 # -- calibration -------------------------------------------------------------------------------------
 
 

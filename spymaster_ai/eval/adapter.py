@@ -220,5 +220,5 @@ def make_adapter(agent: str = "minilm", *, guesser: Optional[str] = None, spymas
         if spymaster is not None or "is a guesser" not in str(exc):
             raise
         s_note = str(exc)
-    name = agent if g_spec == s_spec else f"guesser={g_spec}, spymaster={s_spec}"
+    name = g_spec if g_spec == s_spec else f"guesser={g_spec}, spymaster={s_spec}"
     return AgentAdapter(g, s, name=name, seed=seed, guesser_note=g_note, spymaster_note=s_note)
