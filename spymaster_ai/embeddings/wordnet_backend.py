@@ -151,8 +151,15 @@ class WordNetEmbedding(Embedding):
         self._row_cache: dict[int, tuple[tuple[str, ...], Any]] = {}
         self.identity = {"package": "nltk", "version": version("nltk"), "source": str(self.source)}
         self.description = "WordNet 3.0 concepts (synonyms, kinds, parts, glosses), TF-IDF cosine"
+        from .encoded import progress_bar
+
         words = list(vocabulary.words)
-        self._vocab = tuple(w for w in words if self._bag(w) is not None)
+        known = []
+        with progress_bar(f"reading {len(words)} words from WordNet", len(words)) as advance:
+            for start in range(0, len(words), 500):
+                known += [w for w in words[start:start + 500] if self._bag(w) is not None]
+                advance(len(words[start:start + 500]))
+        self._vocab = tuple(known)
         if not self._vocab:
             raise EmbeddingError("wordnet: no vocabulary word is in WordNet")
         self._features: dict[str, int] = {}
