@@ -26,9 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from sklearn.feature_extraction import DictVectorizer
+from sklearn.feature_extraction.text import TfidfTransformer
 
 from .base import Embedding, EmbeddingError, clean_words
 from .cache import cache_root
+from .encoded import progress_bar
 from .vocabulary import Vocabulary, stopwords
 
 WORDNET_ENV = "SPYMASTER_AI_WORDNET"
@@ -151,8 +154,6 @@ class WordNetEmbedding(Embedding):
         self._row_cache: dict[int, tuple[tuple[str, ...], Any]] = {}
         self.identity = {"package": "nltk", "version": version("nltk"), "source": str(self.source)}
         self.description = "WordNet 3.0 concepts (synonyms, kinds, parts, glosses), TF-IDF cosine"
-        from .encoded import progress_bar
-
         words = list(vocabulary.words)
         known = []
         with progress_bar(f"reading {len(words)} words from WordNet", len(words)) as advance:
@@ -162,19 +163,12 @@ class WordNetEmbedding(Embedding):
         self._vocab = tuple(known)
         if not self._vocab:
             raise EmbeddingError("wordnet: no vocabulary word is in WordNet")
-        self._features: dict[str, int] = {}
+        # Concepts and their IDF weights are fixed by the clue vocabulary: a concept no clue
+        # has is dropped from every other word's bag too (no clue could share it).
         documents = [self._bag(w) for w in self._vocab]
-        for bag in documents:
-            for feature in bag:  # type: ignore[union-attr]
-                self._features.setdefault(feature, len(self._features))
-        counts = np.zeros(len(self._features), dtype=np.float64)
-        for bag in documents:
-            counts[[self._features[f] for f in bag]] += 1  # type: ignore[union-attr]
-        n = len(documents)
-        self._idf = np.log((1 + n) / (1 + counts)) + 1.0  # scikit-learn's smooth idf
-        self._unseen_idf = float(np.log(1 + n) + 1.0)
+        self._concepts = DictVectorizer(dtype=np.float64).fit(documents)
+        self._tfidf = TfidfTransformer().fit(self._concepts.transform(documents))
         self._vocab_matrix = self._sparse(list(self._vocab))
-        self._vocab_index = {w: i for i, w in enumerate(self._vocab)}
 
     # -- the bag of concepts of one word -------------------------------------------------------
 
@@ -258,22 +252,9 @@ class WordNetEmbedding(Embedding):
     # -- similarities ---------------------------------------------------------------------------
 
     def _sparse(self, words: list[str]) -> Any:
-        """Unit-length TF-IDF rows (scipy CSR) over the vocabulary's concepts; concepts the
-        vocabulary never uses are dropped (no clue shares them)."""
-        from scipy import sparse
-
-        rows, cols, data = [], [], []
-        for i, word in enumerate(words):
-            for feature, weight in (self._bag(word) or {}).items():
-                j = self._features.get(feature)
-                if j is not None:
-                    rows.append(i)
-                    cols.append(j)
-                    data.append(weight * self._idf[j])
-        matrix = sparse.csr_matrix((data, (rows, cols)), shape=(len(words), len(self._features)), dtype=np.float64)
-        norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
-        scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-        return sparse.diags(scale) @ matrix
+        """Unit-length TF-IDF rows (scipy CSR) over the vocabulary's concepts; a word
+        WordNet cannot read is an all-zero row."""
+        return self._tfidf.transform(self._concepts.transform([self._bag(w) or {} for w in words]))
 
     def _rows(self, words: Sequence[str]) -> Any:
         """Sparse rows of ``words``; a long tuple asked again (an agent's candidate clues)
@@ -317,5 +298,5 @@ class WordNetEmbedding(Embedding):
         return not self.reads(word)
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "source": str(self.source), "concepts": len(self._features)}
+        return {**super().describe(), "source": str(self.source), "concepts": len(self._concepts.vocabulary_)}
 
