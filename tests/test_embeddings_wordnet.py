@@ -103,3 +103,27 @@ def test_a_robust_spymaster_with_a_wordnet_partner_gives_a_clue_its_guesser_read
     guess_view = GuesserView(game="classic", me="red", words=cards, visible=cards, revealed=(), clue=clue,
                              guesses_made=0, max_guesses=clue.count + 1, can_stop=False)
     assert guesser.rank_cards(guess_view)[0].word in own
+
+
+def test_a_word_reads_the_same_in_every_process():
+    # NLTK keeps a sense's links in sets, iterated in an order that Python's string hashing
+    # changes per process: unsorted, "military" had 137 to 144 concepts, and a seeded game's
+    # guesses differed between two runs.
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import hashlib, warnings; warnings.simplefilter('ignore')\n"
+        "from spymaster_ai.embeddings.wordnet_backend import WordNetEmbedding\n"
+        "from spymaster_ai.embeddings.vocabulary import load_vocabulary\n"
+        "e = WordNetEmbedding(load_vocabulary(300))\n"
+        "m = e.similarity(['military', 'sea', 'music'], ['sailor', 'magician', 'piano', 'ice cream'])\n"
+        "print(hashlib.sha256(m.tobytes()).hexdigest(), len(e._bag('military')))\n"
+    )
+    outputs = {
+        subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed},
+                       capture_output=True, text=True, check=True).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1, outputs

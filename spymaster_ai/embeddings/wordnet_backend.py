@@ -182,21 +182,30 @@ class WordNetEmbedding(Embedding):
 
     @staticmethod
     def _related(synset: Any) -> list[tuple[Any, float]]:
+        """The senses linked to ``synset``, each with its strength. NLTK keeps a synset's
+        links in sets, whose order changes with Python's string hashing from one process to
+        the next; every list is sorted by name here, so a word's bag (and the order its
+        weights are summed in) is the same in every process."""
+        def by_name(synsets: list[Any]) -> list[Any]:
+            return sorted(synsets, key=lambda s: s.name())
+
         out: list[tuple[Any, float]] = []
-        for kind in synset.hypernyms() + synset.instance_hypernyms():
+        for kind in by_name(synset.hypernyms() + synset.instance_hypernyms()):
             out.append((kind, HYPERNYM_WEIGHT))
-            out.extend((k, HYPERNYM_WEIGHT / 2) for k in kind.hypernyms() + kind.instance_hypernyms())
-        kinds = synset.hyponyms() + synset.instance_hyponyms()
+            out.extend((k, HYPERNYM_WEIGHT / 2) for k in by_name(kind.hypernyms() + kind.instance_hypernyms()))
+        kinds = by_name(synset.hyponyms() + synset.instance_hyponyms())
         share = HYPONYM_WEIGHT / np.sqrt(max(1.0, len(kinds) / 4))
         out.extend((k, share) for k in kinds)
-        links = (synset.part_meronyms() + synset.member_meronyms() + synset.substance_meronyms()
-                 + synset.part_holonyms() + synset.member_holonyms() + synset.substance_holonyms()
-                 + synset.similar_tos() + synset.also_sees() + synset.attributes()
-                 + synset.entailments() + synset.causes() + synset.verb_groups()
-                 + synset.topic_domains() + synset.region_domains() + synset.in_topic_domains()[:30])
+        links = by_name(synset.part_meronyms() + synset.member_meronyms() + synset.substance_meronyms()
+                        + synset.part_holonyms() + synset.member_holonyms() + synset.substance_holonyms()
+                        + synset.similar_tos() + synset.also_sees() + synset.attributes()
+                        + synset.entailments() + synset.causes() + synset.verb_groups()
+                        + synset.topic_domains() + synset.region_domains())
+        links += by_name(synset.in_topic_domains())[:30]
         out.extend((s, LINK_WEIGHT) for s in links)
         for lemma in synset.lemmas():
-            out.extend((d.synset(), DERIVED_WEIGHT) for d in lemma.derivationally_related_forms() + lemma.pertainyms())
+            derived = by_name([d.synset() for d in lemma.derivationally_related_forms() + lemma.pertainyms()])
+            out.extend((d, DERIVED_WEIGHT) for d in derived)
         return out
 
     def _senses(self, word: str) -> list[tuple[Any, float]]:
