@@ -5,14 +5,17 @@ Every other backend learns from running text, so they share blind spots and quir
 synonyms, kinds (hypernyms, hyponyms), parts and wholes, derived forms and the words of each
 sense's gloss. A word becomes a sparse bag of those concepts, each sense weighted by how often
 people use it (WordNet's SemCor counts), weighted by TF-IDF over the clue vocabulary; the
-similarity of two words is the cosine of their bags. "piano" lands next to keyboard, pianist,
-guitar and accordion; "berlin" next to germany and bonn.
+similarity of two words is the square root of the cosine of their bags. "piano" lands next to
+keyboard, pianist, guitar and accordion; "berlin" next to germany and bonn.
 
-Why have it: as one of a robust spymaster's partner models it votes for clues whose link to
-their targets is a relation of meaning that any reader (and any other model) shares.
+Why have it: it is a partner whose way of reading no corpus model shares, so cross-play
+with it measures how far a spymaster's clues carry beyond one family (experiments table 2b).
+As a sixth partner model of the robust spymaster it lowered the Duet figure for the corpus
+guessers (``leave_one_out_v21``), so it is not in the default pool.
 
-Each word's bag depends on the word alone; the IDF weights are fixed by the clue vocabulary,
-so a word's similarities are the same in every process and whatever else is asked with it.
+Each word's bag depends on the word alone (every list of linked senses sorted, since NLTK
+keeps them in hash-ordered sets); the IDF weights are fixed by the clue vocabulary, so a
+word's similarities are the same in every process and whatever else is asked with it.
 """
 
 from __future__ import annotations
