@@ -52,6 +52,32 @@ def unit_rows(matrix: np.ndarray) -> np.ndarray:
     return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
 
 
+class TupleRowCache:
+    """Rows computed for recent long word tuples, keyed by the tuple's identity, so that callers
+    who keep passing the same tuple (an ensemble's joint vocabulary, an agent's filtered
+    vocabulary) pay for its rows once. Not thread-safe: callers hold their model's lock."""
+
+    def __init__(self, size: int = 4, min_length: int = 256) -> None:
+        self.size, self.min_length = size, min_length
+        self._entries: OrderedDict[int, tuple[tuple[str, ...], Any]] = OrderedDict()
+
+    def applies(self, words: Sequence[str]) -> bool:
+        return isinstance(words, tuple) and len(words) >= self.min_length
+
+    def get(self, words: tuple[str, ...]) -> Any:
+        """The rows stored for this very tuple (not a recycled id), or None."""
+        hit = self._entries.get(id(words))
+        if hit is None or hit[0] is not words:
+            return None
+        self._entries.move_to_end(id(words))
+        return hit[1]
+
+    def put(self, words: tuple[str, ...], rows: Any) -> None:
+        self._entries[id(words)] = (words, rows)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+
 class Embedding(ABC):
     """A word-similarity model: clue vocabulary, native-word test, similarity matrix."""
 
@@ -132,10 +158,6 @@ class VectorEmbedding(Embedding):
     """
 
     dim: int
-    # Large word lists seen recently (by identity), so that callers who keep passing the same
-    # tuple (an ensemble's joint vocabulary, an agent's filtered vocabulary) pay the gather once.
-    _ROW_CACHE_SIZE = 4
-    _ROW_CACHE_MIN = 256
 
     @abstractmethod
     def vectors(self, words: Sequence[str]) -> np.ndarray:
@@ -150,8 +172,8 @@ class VectorEmbedding(Embedding):
         return threading.RLock()
 
     @cached_property
-    def _row_cache(self) -> OrderedDict[int, tuple[tuple[str, ...], np.ndarray]]:
-        return OrderedDict()
+    def _row_cache(self) -> TupleRowCache:
+        return TupleRowCache()
 
     def vocabulary_vectors(self) -> np.ndarray:
         """Read-only unit vectors of clue_vocabulary(), row for row."""
@@ -164,19 +186,16 @@ class VectorEmbedding(Embedding):
         vocab = self.clue_vocabulary()
         if words is vocab:
             return self.vocabulary_vectors()
-        if isinstance(words, tuple) and len(words) >= self._ROW_CACHE_MIN:
+        if self._row_cache.applies(words):
             with self._lock:
-                hit = self._row_cache.get(id(words))
-                if hit is not None and hit[0] is words:  # the tuple itself, not a recycled id
-                    self._row_cache.move_to_end(id(words))
-                    return hit[1]
+                hit = self._row_cache.get(words)  # type: ignore[arg-type]
+                if hit is not None:
+                    return hit
                 if words == vocab:
                     return self.vocabulary_vectors()
                 matrix = self.vectors(words)
                 matrix.setflags(write=False)
-                self._row_cache[id(words)] = (words, matrix)
-                while len(self._row_cache) > self._ROW_CACHE_SIZE:
-                    self._row_cache.popitem(last=False)
+                self._row_cache.put(words, matrix)  # type: ignore[arg-type]
                 return matrix
         if len(words) == len(vocab) and not isinstance(words, str) and tuple(words) == vocab:
             return self.vocabulary_vectors()

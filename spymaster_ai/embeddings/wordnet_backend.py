@@ -32,7 +32,7 @@ import numpy as np
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.feature_extraction.text import TfidfTransformer
 
-from .base import Embedding, EmbeddingError, clean_words
+from .base import Embedding, EmbeddingError, TupleRowCache, clean_words
 from .cache import cache_root
 from .encoded import progress_bar
 from .vocabulary import Vocabulary, stopwords
@@ -154,7 +154,7 @@ class WordNetEmbedding(Embedding):
         self._lock = threading.RLock()
         self._bags: dict[str, dict[str, float] | None] = {}
         self._gloss: dict[Any, list[str]] = {}
-        self._row_cache: dict[int, tuple[tuple[str, ...], Any]] = {}
+        self._row_cache = TupleRowCache()
         self.identity = {"package": "nltk", "version": version("nltk"), "source": str(self.source)}
         self.description = "WordNet 3.0 concepts (synonyms, kinds, parts, glosses), TF-IDF cosine"
         words = list(vocabulary.words)
@@ -271,21 +271,20 @@ class WordNetEmbedding(Embedding):
     def _rows(self, words: Sequence[str]) -> Any:
         """Sparse rows of ``words``; a long tuple asked again (an agent's candidate clues)
         is built once."""
-        if isinstance(words, tuple) and len(words) >= 256:
+        cacheable = self._row_cache.applies(words)
+        if cacheable:
             with self._lock:
-                hit = self._row_cache.get(id(words))
-                if hit is not None and hit[0] is words:
-                    return hit[1]
+                hit = self._row_cache.get(words)  # type: ignore[arg-type]
+            if hit is not None:
+                return hit
         cleaned = clean_words(words)
         if len(cleaned) == len(self._vocab) and tuple(cleaned) == self._vocab:
             matrix = self._vocab_matrix
         else:
             matrix = self._sparse(cleaned)
-        if isinstance(words, tuple) and len(words) >= 256:
+        if cacheable:
             with self._lock:
-                self._row_cache[id(words)] = (words, matrix)
-                while len(self._row_cache) > 4:
-                    self._row_cache.pop(next(iter(self._row_cache)))
+                self._row_cache.put(words, matrix)  # type: ignore[arg-type]
         return matrix
 
     def similarity(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
