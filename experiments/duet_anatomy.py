@@ -170,16 +170,6 @@ def table(results: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pool_of(spec: str) -> list[str]:
-    """The partner models a robust spymaster spec names (leave_one_out.py always lists them)."""
-    from spymaster_ai.agents.registry import parse_spec
-
-    partner = parse_spec(spec)[1].get("partner")
-    if partner is None:
-        raise SystemExit(f"{spec!r}: the spec names no partner models")
-    return str(partner).split("+")
-
-
 def black_first_guess_ranks(path: Path, rank_of) -> Counter:
     """For one cell's games: how many first guesses were black, by the rank ``rank_of(clue,
     words, guessable, card)`` gives the card taken (each game replayed through the engine)."""
@@ -235,6 +225,8 @@ def black_rank_table(results: Path) -> str:
         + " |",
         "|---|---|---|" + "---|" * len(RANK_BINS),
     ]
+    from transfer_study import spymaster_pool  # a sibling script
+
     readers: dict[tuple[str, ...], PoolReading] = {}
     for g_dir in sorted(p for p in (results / "duet").iterdir() if p.is_dir()):
         guesser = g_dir.name
@@ -242,7 +234,7 @@ def black_rank_table(results: Path) -> str:
         for path in sorted(g_dir.glob("robust_*.jsonl"), key=lambda p: (order.index(cell_kind(p, guesser)), p.name)):
             kind = cell_kind(path, guesser)
             with path.open() as handle:
-                names = tuple(pool_of(json.loads(handle.readline())["agents"]["a_spymaster"]))
+                names = tuple(spymaster_pool(json.loads(handle.readline())["agents"]["a_spymaster"]))
             if names not in readers:
                 readers[names] = PoolReading(list(names))
             reader = readers[names]

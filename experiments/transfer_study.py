@@ -148,10 +148,15 @@ def robust_records(results: Path, g: str) -> list[dict]:
     return [json.loads(line) for line in files[0].read_text(encoding="utf-8").splitlines()]
 
 
-def spymaster_pool(spec: str, g: str) -> list[str]:
-    """The models a ``robust:exclude=G[,partner=a+b]`` spymaster predicts its guesser with."""
-    partner = parse_spec(spec)[1].get("partner")
-    return str(partner).split("+") if partner is not None else [m for m in LEAVE_ONE_OUT_POOL if m != g]
+def spymaster_pool(spec: str) -> list[str]:
+    """The models a robust spymaster predicts its guesser with: the ``partner`` models its spec
+    lists, else (``robust:exclude=G``) the packaged pool without the excluded ones."""
+    params = parse_spec(spec)[1]
+    partner = params.get("partner")
+    if partner is not None:
+        return str(partner).split("+")
+    banned = set(str(params.get("exclude", "")).split("+"))
+    return [m for m in LEAVE_ONE_OUT_POOL if m not in banned]
 
 
 def stage_table(results: Path, names: list[str]) -> dict:
@@ -189,7 +194,7 @@ def assassin_rank_table(results: Path, names: list[str]) -> dict:
         games = robust_records(results, g)
         if not games:
             continue
-        pool = spymaster_pool(games[0]["agents"]["spymaster"], g)
+        pool = spymaster_pool(games[0]["agents"]["spymaster"])
         models = [_embedding(m) for m in pool]
         references = [[w for w in m.clue_vocabulary() if is_clue_shaped(w)][:2000] for m in models]
         stats = defaultdict(lambda: np.zeros(2))

@@ -496,7 +496,8 @@ def test_transfer_study_ranks_the_assassin_under_the_spymasters_own_models(tmp_p
     folder.mkdir(parents=True)
     (folder / "robust_exclude=g_partner=toy__g__0.jsonl").write_text("\n".join(json.dumps(x) for x in games))
 
-    assert study.spymaster_pool("robust:exclude=g,partner=a+b", "g") == ["a", "b"]
+    assert study.spymaster_pool("robust:exclude=g,partner=a+b") == ["a", "b"]
+    assert study.spymaster_pool("robust:exclude=minilm+glove50") == ["wordllama", "e5small"]  # the packaged pool, less the family
     pool, stats = study.assassin_rank_table(tmp_path, ["g"])["g"]
     assert pool == ["toy"] and loaded == ["toy"]
     assert sum(v[0] for v in stats.values()) == 3  # one first guess per clue; "shark" was a second guess
