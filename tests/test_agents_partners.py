@@ -12,7 +12,7 @@ import pytest
 from spymaster_ai.agents.clue_space import BoardMatrices
 from spymaster_ai.agents.guesser import EmbeddingGuesser
 from spymaster_ai.agents.registry import AgentSpecError, _without
-from spymaster_ai.agents.spymaster import DEFAULT_COSTS, DUET_EXTRA_TURN_COST, EmbeddingSpymaster
+from spymaster_ai.agents.spymaster import DEFAULT_COSTS, DUET_EXTRA_TURN_COST, EmbeddingSpymaster, agreement_shares
 from spymaster_ai.agents.toy import ToyEmbedding
 from spymaster_ai.agents.vocabulary import clue_candidates, is_base_form, is_common_word, lemmas
 from spymaster_ai.rules.moves import Clue
@@ -684,3 +684,69 @@ def test_memory_expects_the_partner_to_be_drawn_to_what_an_unfinished_clue_point
         spymaster(memory_weight=-1.0)
     with pytest.raises(ValueError, match="duet_memory_weight"):
         spymaster(duet_memory_weight=-0.5)
+
+
+# -- weighing the partner models ----------------------------------------------------------------
+
+
+def _forest_readers():
+    """Two partner models that read FOREST as trees, and one that reads it as music."""
+    music = ToyEmbedding(dict(VECTORS, forest=vec(music=1.0)), CLUES, name="music")
+    return toy("trees"), toy("trees2"), music
+
+
+def test_a_partner_prior_decides_whose_reading_the_clue_is_chosen_by():
+    """OAK and APPLE are ours and PIANO the assassin: FOREST is the clue for OAK to a tree
+    reader and a clue for the assassin to a music reader. The plain mean gives the music reader
+    a third of the say, so FOREST loses to FRUIT; weights that all but silence it keep FOREST."""
+    trees, trees2, music = _forest_readers()
+    view = classic_view(own=("oak", "apple"), assassins=("piano",))
+    alike = spymaster(partner=[trees, trees2]).rank_clues(view)[0]
+    mean = spymaster(partner=[trees, trees2, music]).rank_clues(view)[0]
+    assert alike.word == "forest" and mean.word == "fruit"
+    weighted = spymaster(partner=[trees, trees2, music], partner_prior="1+1+0.0001").rank_clues(view)[0]
+    assert weighted.word == "forest"
+    # equal weights are the plain mean, score for score
+    equal = spymaster(partner=[trees, trees2, music], partner_prior=[2.0, 2.0, 2.0]).rank_clues(view, top=5)
+    assert [(o.word, o.count) for o in equal] == [(o.word, o.count) for o in spymaster(partner=[trees, trees2, music]).rank_clues(view, top=5)]
+    for bad in ("1+1", "1+1+0", "1+-1+1"):
+        with pytest.raises(ValueError, match="partner_prior"):
+            spymaster(partner=[trees, trees2, music], partner_prior=bad)
+
+
+def test_agreement_shares_rank_the_model_that_reads_the_board_unlike_the_others_last():
+    # three models, two cards, four clues: models 0 and 1 agree on every clue, model 2 on two
+    sims = np.array([
+        [[1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0]],
+        [[0.9, 0.1, 0.8, 0.2], [0.1, 0.9, 0.2, 0.8]],
+        [[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]],
+    ], dtype=np.float32)
+    shares = agreement_shares(sims, n_clues=4)
+    np.testing.assert_allclose(shares, [(1.0 + 0.5) / 2, (1.0 + 0.5) / 2, 0.5])
+    # only the clearest clues count: clues 0 and 3 have the widest margin under the mean reading
+    np.testing.assert_allclose(agreement_shares(sims[:, :, [0, 3]], 2), [1.0, 1.0, 1.0])
+
+
+def test_agreement_weight_trusts_the_partner_models_that_read_the_board_alike():
+    """The same board: the music reader disagrees with the other two on FOREST only, and with a
+    large ``agreement_weight`` its say shrinks until FOREST is the clue again; 0 is the mean."""
+    trees, trees2, music = _forest_readers()
+    view = classic_view(own=("oak", "apple"), assassins=("piano",))
+    assert spymaster(partner=[trees, trees2, music], agreement_weight=200.0).rank_clues(view)[0].word == "forest"
+    assert spymaster(partner=[trees, trees2, music], agreement_weight=0.0).rank_clues(view)[0].word == "fruit"
+    with pytest.raises(ValueError, match="agreement_weight"):
+        spymaster(agreement_weight=-1.0)
+
+
+def test_a_spec_names_the_partner_prior_and_the_agreement_weight():
+    from spymaster_ai.agents.registry import make_spymaster
+
+    assert make_spymaster("robust:partner=glove50+minilm,partner_prior=1+2,agreement_weight=20", load=False) is EmbeddingSpymaster
+    with pytest.raises(AgentSpecError, match="partner_prior"):
+        make_spymaster("robust:partner=glove50+minilm,partner_prior=0+1", load=False)
+    with pytest.raises(AgentSpecError, match="agreement_weight"):
+        make_spymaster("robust:partner=glove50+minilm,agreement_weight=-1", load=False)
+    built = make_spymaster("robust:partner=glove50+minilm,partner_prior=1+3")
+    np.testing.assert_allclose(built._prior_weights, [0.25, 0.75])
+    with pytest.raises(AgentSpecError, match=r"one positive weight per partner model \(2\)"):
+        make_spymaster("robust:partner=glove50+minilm,partner_prior=1+2+3")

@@ -40,6 +40,19 @@ DEFAULT_COSTS: dict[str, dict[str, float]] = {
 # Duet missions, once their bystander-face tokens are spent: a bystander takes two tokens, one
 # more turn (about what a turn finds, in own cards).
 DUET_EXTRA_TURN_COST = 1.5
+# How many of a board's clearest candidate clues ``agreement_weight`` compares the partner models on.
+AGREEMENT_CLUES = 300
+
+
+def agreement_shares(sims: np.ndarray, n_clues: int) -> np.ndarray:
+    """(models,): for each model of ``sims`` (models, cards, clues), the share of the
+    ``n_clues`` clearest clues (best card furthest above the second under the models' mean
+    reading) for which its likeliest card is another model's too, averaged over the others."""
+    top2 = np.partition(sims.mean(axis=0), -2, axis=0)[-2:]
+    clear = np.argsort(top2[0] - top2[1], kind="stable")[: min(n_clues, sims.shape[2])]
+    tops = sims[:, :, clear].argmax(axis=1)
+    same = (tops[:, None, :] == tops[None, :, :]).mean(axis=2)
+    return (same.sum(axis=1) - 1.0) / max(len(sims) - 1, 1)
 
 
 @dataclass(frozen=True)
@@ -108,6 +121,13 @@ class _Shortlist:
         self.sims = [np.ascontiguousarray(board.sim(k)[:, self.columns]) for k in range(n_models)]
         self.sims_sq = [x * x for x in self.sims]
         self._evocation: dict[int, np.ndarray] = {}
+        self._agreement: Optional[np.ndarray] = None
+
+    def agreement(self, n_partners: int, n_clues: int) -> np.ndarray:
+        """:func:`agreement_shares` of the partner models on this board's candidates, built once."""
+        if self._agreement is None:
+            self._agreement = agreement_shares(np.stack([self.sims[k] for k in range(1, n_partners + 1)]), n_clues)
+        return self._agreement
 
     def evocation(self, k: int) -> np.ndarray:
         """(cards, candidates) under model ``k``: each card's similarity to each candidate clue in
@@ -196,6 +216,21 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     replaces it in Duet (``None``: the same): there it lost games, 13.7 -> 11.5% (1.0) and
     12.2% (0.5), seed 11, so the registry sets 0.
 
+    ``partner_prior``: a fixed weight per partner model (``"1+1+0.5"`` in a spec, in the
+    order of ``partner``; normalised): their expected outcomes are averaged with these weights
+    instead of equally. ``agreement_weight``: on each board, weigh each partner model by how
+    often it takes the same card as the other partner models for the board's
+    :data:`AGREEMENT_CLUES` clearest candidate clues (:func:`agreement_shares`), proportional
+    to exp(``agreement_weight`` x (its share - the best share)): a lone reading has less say.
+    0 (default) is off. Both multiply into ``adapt``'s weights. Neither is on in the registry.
+    Duet, the robust spymaster with the guesser's model G held out, mean over 5 models as G
+    (200 games on seeds 11 and 7, 500 on seed 0, the headline table's boards):
+    ``agreement_weight=20`` won 14.8% (seed 11) and 14.7% (seed 0) against 12.9% and 13.9%; a
+    prior from table 10's pairwise agreement of the pool models, exp(10 x (mean agreement -
+    best)), won 17.7 / 16.0 / 16.1% (seeds 11 / 7 / 0) against 12.9 / 13.2 / 13.9%. Both gain
+    where G's near-twin is in the pool (MiniLM, mpnet), and lose a little or nothing for the
+    other three; and table 10 chose its clues by all five models' reading, G's included.
+
     ``warn_cards``: once, on the first turn with at most this many own cards left, warn
     instead of clueing: a zero clue for the assassin (:meth:`warning`); 0 (the class
     default) never. ``zero_weight``: how far the partner is expected to keep away from what
@@ -234,6 +269,8 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         zero_weight: float = 1.0,
         memory_weight: float = 0.0,
         duet_memory_weight: Optional[float] = None,
+        partner_prior: Union[None, str, Sequence[float]] = None,
+        agreement_weight: float = 0.0,
     ) -> None:
         if partner is None:
             partners: list[SimilarityModel] = [embedding]
@@ -299,6 +336,19 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         self.memory_weight = float(memory_weight)
         self.duet_memory_weight = None if duet_memory_weight is None else float(duet_memory_weight)
         self._short: Optional[_Shortlist] = None
+        if agreement_weight < 0:
+            raise ValueError(f"agreement_weight must be >= 0, got {agreement_weight}")
+        self.agreement_weight = float(agreement_weight)
+        if isinstance(partner_prior, str):
+            partner_prior = [float(x) for x in partner_prior.split("+")]
+        if partner_prior is not None:
+            prior = np.asarray(partner_prior, dtype=np.float64)
+            # (a spec is first checked without its models: the count is checked when they load)
+            if prior.ndim != 1 or not np.all(prior > 0) or (partner is not None and prior.shape != (len(partners),)):
+                raise ValueError(f"partner_prior: one positive weight per partner model ({len(partners)}), got {partner_prior!r}")
+            self._prior_weights: Optional[np.ndarray] = prior / prior.sum()
+        else:
+            self._prior_weights = None
 
     # -- the per-clue arrays -------------------------------------------------------------------
 
@@ -514,10 +564,20 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             util, found, spent = utilities[0]
         else:
             stacked = np.stack([u[0] for u in utilities])
-            weights = self.partner_weights(view).astype(np.float32) if self.adapt > 0 else None
+            factors = [self.partner_weights(view)] if self.adapt > 0 else []
+            if self._prior_weights is not None:
+                factors.append(self._prior_weights)
+            if self.agreement_weight > 0:
+                share = short.agreement(len(self.partners), AGREEMENT_CLUES)
+                factors.append(np.exp(self.agreement_weight * (share - share.max())))
+            weights = None
+            if factors:
+                product = np.prod(factors, axis=0)
+                weights = (product / product.sum()).astype(np.float32)
 
             def average(arrays: list[np.ndarray]) -> np.ndarray:
-                """The partner models' mean, or their ``adapt`` weighting."""
+                """The partner models' mean, or their weighting (``adapt``, ``partner_prior``,
+                ``agreement_weight``)."""
                 return np.mean(arrays, axis=0) if weights is None else np.tensordot(weights, np.stack(arrays), axes=1)
 
             util = stacked.min(axis=0) if self.partner_mode == "min" else average([u[0] for u in utilities])
