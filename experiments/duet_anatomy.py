@@ -18,19 +18,25 @@ each first guess that was a black card, by the rank the spymaster's own partner 
 that card for the clue (their mean z-score, each card hub-standardised as the embedding
 guesser reads it; 1 = the card they tie closest to the clue, among the cards the guesser
 could take). A black card they ranked far down is a reading of G's that no model of the
-pool predicted, whatever the spymaster's costs.
+pool predicted, whatever the spymaster's costs. In the cross-play cells two more readings
+rank the same cards: the best rank any single partner model gave it (did one of them see it
+coming?) and G's own reading of the clue alone (was it G's reading of the word, or G's memory
+of earlier clues and the key prior that took it?).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling scripts (transfer_study)
 
 from spymaster_ai.provenance import versions_line
 from spymaster_ai.rules.duet import MISSIONS, TOTAL_GREENS, DuetGame, Player
@@ -188,60 +194,94 @@ def black_first_guess_ranks(path: Path, rank_of) -> Counter:
 
 
 class PoolReading:
-    """How a robust spymaster's partner models rank the cards for a clue: their mean z-score
-    over the cards still guessable, each card's similarity first standardised over 2,000
-    common words (``EmbeddingGuesser``'s hub correction), as part D of the transfer study."""
+    """How a group of models ranks the cards for a clue: each model's z-score over the cards
+    still guessable, each card's similarity first standardised over 2,000 common words
+    (``EmbeddingGuesser``'s hub correction), as part D of the transfer study. ``rank`` reads
+    the group's mean z-score; ``best_rank`` the highest rank any one model gives the card.
+    A group of one model, G, is G's own reading of the clue alone (no memory, no key prior)."""
 
-    def __init__(self, names: list[str]) -> None:
-        from spymaster_ai.agents.registry import _embedding
+    def __init__(self, names: list[str], load=None) -> None:
         from spymaster_ai.agents.vocabulary import is_clue_shaped
 
-        self.models = [_embedding(n) for n in names]
+        if load is None:
+            from spymaster_ai.agents.registry import _embedding as load
+        self.models = [load(n) for n in names]
         self.references = [[w for w in m.clue_vocabulary() if is_clue_shaped(w)][:2000] for m in self.models]
         self._board: tuple[str, ...] = ()
         self._stats: list = []
 
-    def rank(self, clue: str, words: list[str], guessable: list[str], card: str) -> int:
+    def z_scores(self, clue: str, words: list[str], guessable: list[str]) -> np.ndarray:
+        """(models, guessable cards): each model's z-scores of the cards for ``clue``."""
         from transfer_study import board_z, card_stats, hub_standardised  # a sibling script
 
         if tuple(words) != self._board:
             self._board = tuple(words)
             self._stats = [card_stats(m, words, ref) for m, ref in zip(self.models, self.references)]
         keep = np.array([words.index(w) for w in guessable])
-        z = np.mean([board_z(hub_standardised(m, [clue], words, ref, st)[0][keep])
-                     for m, ref, st in zip(self.models, self.references, self._stats)], axis=0)
-        return 1 + int((z > z[guessable.index(card)]).sum())
+        return np.array([board_z(hub_standardised(m, [clue], words, ref, st)[0][keep])
+                         for m, ref, st in zip(self.models, self.references, self._stats)])
+
+    @staticmethod
+    def _rank(z: np.ndarray, at: int) -> int:
+        return 1 + int((z > z[at]).sum())
+
+    def rank(self, clue: str, words: list[str], guessable: list[str], card: str) -> int:
+        """The card's rank under the models' mean z-score (1: the card they tie closest)."""
+        return self._rank(self.z_scores(clue, words, guessable).mean(axis=0), guessable.index(card))
+
+    def best_rank(self, clue: str, words: list[str], guessable: list[str], card: str) -> int:
+        """The card's best rank under any single model of the group."""
+        at = guessable.index(card)
+        return min(self._rank(z, at) for z in self.z_scores(clue, words, guessable))
 
 
-def black_rank_table(results: Path) -> str:
-    """The ``--black-ranks`` table: robust cells only (G held out, and the reference)."""
+# The readings of the --black-ranks table: (label, whose models, which rank).
+READINGS = (("partner models' mean", "pool", "rank"), ("best single partner model", "pool", "best_rank"),
+            ("G itself, the clue alone", "guesser", "rank"))
+
+
+def black_rank_table(results: Path, load=None) -> str:
+    """The ``--black-ranks`` table: robust cells only (G held out, G's family held out, and the
+    reference). Each black first guess is ranked under three readings: the spymaster's partner
+    models' mean, their best single model, and G's own reading of the clue (the cross-play
+    cells only: in the reference G is a partner model)."""
     lines = [
         "",
-        "Black first guesses of the robust spymaster's cells, by the rank its own partner models gave "
-        "the card taken (1 = the card they tie closest to the clue, among the cards the guesser could take).",
+        "Black first guesses of the robust spymaster's cells, by the rank a reading of the clue gave the card "
+        "taken, among the cards the guesser could take (1 = the card it ties closest to the clue): the mean of the "
+        "spymaster's own partner models, the best rank any single one of them gave it, and G's own reading of the "
+        "clue alone (G's guesser also adds its memory of unfinished clues and the Duet key prior).",
         "",
-        "| guesser G | spymaster | black first guesses | "
+        "| guesser G | spymaster | reading | black first guesses | "
         + " | ".join(f"rank {lo}" if hi == lo + 1 else f"rank {lo}-{hi - 1}" if hi < 26 else f"rank {lo} or lower" for lo, hi in RANK_BINS)
         + " |",
-        "|---|---|---|" + "---|" * len(RANK_BINS),
+        "|---|---|---|---|" + "---|" * len(RANK_BINS),
     ]
     from transfer_study import spymaster_pool  # a sibling script
 
     readers: dict[tuple[str, ...], PoolReading] = {}
+
+    def reader(names: tuple[str, ...]) -> PoolReading:
+        if names not in readers:
+            readers[names] = PoolReading(list(names), load)
+        return readers[names]
+
     for g_dir in sorted(p for p in (results / "duet").iterdir() if p.is_dir()):
         guesser = g_dir.name
         order = ("robust", "robust, family", "reference")
         for path in sorted(g_dir.glob("robust_*.jsonl"), key=lambda p: (order.index(cell_kind(p, guesser)), p.name)):
             kind = cell_kind(path, guesser)
             with path.open() as handle:
-                names = tuple(spymaster_pool(json.loads(handle.readline())["agents"]["a_spymaster"]))
-            if names not in readers:
-                readers[names] = PoolReading(list(names))
-            reader = readers[names]
-            ranks = black_first_guess_ranks(path, reader.rank)
-            total = sum(ranks.values())
-            cells = [sum(n for r, n in ranks.items() if lo <= r < hi) for lo, hi in RANK_BINS]
-            lines.append(f"| `{guesser}` | {LABELS[kind]} | {total} | " + " | ".join(f"{c} ({c / total:.0%})" if total else "–" for c in cells) + " |")
+                pool = tuple(spymaster_pool(json.loads(handle.readline())["agents"]["a_spymaster"]))
+            for label, whose, how in READINGS:
+                if kind == "reference" and label != READINGS[0][0]:
+                    continue
+                models = pool if whose == "pool" else (guesser,)
+                ranks = black_first_guess_ranks(path, getattr(reader(models), how))
+                total = sum(ranks.values())
+                cells = [sum(n for r, n in ranks.items() if lo <= r < hi) for lo, hi in RANK_BINS]
+                lines.append(f"| `{guesser}` | {LABELS[kind]} | {label} | {total} | "
+                             + " | ".join(f"{c} ({c / total:.0%})" if total else "–" for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -113,3 +113,63 @@ def test_black_first_guesses_are_ranked_among_the_cards_the_guesser_could_take(s
 def test_a_results_folder_without_duet_cells_is_refused_clearly(study, tmp_path):
     with pytest.raises(SystemExit, match="no Duet cells"):
         study.table(tmp_path)
+
+
+class HashedModel:
+    """A stand-in model for the --black-ranks readings: a deterministic pseudo-random vector
+    per (model, word), so any clue or card reads, and each model reads them differently."""
+
+    def __init__(self, name: str) -> None:
+        from spymaster_ai.embeddings.keyed_vectors import hashed_vector
+
+        self.name, self._vector = name, lambda w: hashed_vector(f"{name}:{w}", 16)
+
+    def clue_vocabulary(self) -> tuple[str, ...]:
+        return ("apple", "river", "music", "stone", "cloud")
+
+    def similarity(self, rows, cols):
+        import numpy as np
+
+        left = np.array([self._vector(w) for w in rows])
+        right = np.array([self._vector(w) for w in cols])
+        return left @ right.T
+
+
+def test_a_reading_ranks_a_card_by_the_mean_or_by_its_best_single_model(study):
+    import numpy as np
+
+    reading = study.PoolReading(["a", "b"], load=HashedModel)
+    words = [f"card{i}" for i in range(25)]
+    guessable = words[3:]
+    z = reading.z_scores("river", words, guessable)
+    assert z.shape == (2, len(guessable)) and np.allclose(z.mean(axis=1), 0.0)
+    top_of_a = guessable[int(np.argmax(z[0]))]
+    assert reading.best_rank("river", words, guessable, top_of_a) == 1
+    mean_order = [guessable[i] for i in np.argsort(-z.mean(axis=0), kind="stable")]
+    assert reading.rank("river", words, guessable, mean_order[0]) == 1
+    assert reading.rank("river", words, guessable, mean_order[-1]) == len(guessable)
+    # a group of one model: its mean is its own reading, so both ranks agree
+    alone = study.PoolReading(["a"], load=HashedModel)
+    assert all(alone.rank("river", words, guessable, w) == alone.best_rank("river", words, guessable, w) for w in guessable)
+
+
+def test_the_black_rank_table_reads_each_cross_play_cell_three_ways(study, results):
+    """Every black first guess of a robust cell is ranked once per reading; G's own reading
+    and the best single partner model only for the cross-play cells."""
+    text = study.black_rank_table(results, load=HashedModel)
+    rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| `g` |")]
+    readings = [label for label, _, _ in study.READINGS]
+    assert [(r[1], r[2]) for r in rows] == [
+        ("robust, G held out", label) for label in readings] + [("robust, G's family held out", label) for label in readings]
+    folder = results / "duet" / "g"
+    blacks = {"robust, G held out": "robust_exclude=g_partner=a+b__g__2.jsonl",
+              "robust, G's family held out": "robust_exclude=g+h_partner=a__g__3.jsonl"}
+    for row in rows:
+        total = study.anatomy_of([folder / blacks[row[1]]]).guesses["first"]["black"]
+        assert int(row[3]) == total > 0
+        assert sum(int(cell.split(" ")[0]) for cell in row[4:]) == total
+    # the scripted cells' spymaster spec names no partner, so the packaged pool reads them; G
+    # reads its own clues (one loaded model per name)
+    loaded = []
+    study.black_rank_table(results, load=lambda name: loaded.append(name) or HashedModel(name))
+    assert sorted(loaded) == sorted(["minilm", "glove50", "wordllama", "e5small", "g"])
