@@ -197,7 +197,7 @@ class PoolReading:
     """How a group of models ranks the cards for a clue: each model's z-score over the cards
     still guessable, each card's similarity first standardised over 2,000 common words
     (``EmbeddingGuesser``'s hub correction), as part D of the transfer study. ``rank`` reads
-    the group's mean z-score; ``best_rank`` the highest rank any one model gives the card.
+    the group's mean z-score; ``best_rank`` the best (smallest) rank any one model gives the card.
     A group of one model, G, is G's own reading of the clue alone (no memory, no key prior)."""
 
     def __init__(self, names: list[str], load=None) -> None:
