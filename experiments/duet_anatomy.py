@@ -209,17 +209,23 @@ class PoolReading:
         self.references = [[w for w in m.clue_vocabulary() if is_clue_shaped(w)][:2000] for m in self.models]
         self._board: tuple[str, ...] = ()
         self._stats: list = []
+        self._read: dict[tuple, np.ndarray] = {}  # the table reads each black guess once per ranking
 
     def z_scores(self, clue: str, words: list[str], guessable: list[str]) -> np.ndarray:
         """(models, guessable cards): each model's z-scores of the cards for ``clue``."""
         from transfer_study import board_z, card_stats, hub_standardised  # a sibling script
 
-        if tuple(words) != self._board:
-            self._board = tuple(words)
+        key = (clue, tuple(words), tuple(guessable))
+        if key in self._read:
+            return self._read[key]
+        if key[1] != self._board:
+            self._board = key[1]
             self._stats = [card_stats(m, words, ref) for m, ref in zip(self.models, self.references)]
         keep = np.array([words.index(w) for w in guessable])
-        return np.array([board_z(hub_standardised(m, [clue], words, ref, st)[0][keep])
-                         for m, ref, st in zip(self.models, self.references, self._stats)])
+        z = np.array([board_z(hub_standardised(m, [clue], words, ref, st)[0][keep])
+                      for m, ref, st in zip(self.models, self.references, self._stats)])
+        self._read[key] = z
+        return z
 
     @staticmethod
     def _rank(z: np.ndarray, at: int) -> int:
