@@ -50,6 +50,7 @@ DUET_MEMORY_WEIGHT = 0.0
 LEAVE_ONE_OUT_POOL = ("minilm", "glove50", "wordllama", "e5small")
 
 AGENT_NAMES: dict[str, str] = {
+    "human": "spymaster or guesser for people: reads clues as people do (a reader fitted to human Duet play), gives clues a person can follow; the AI partner of `play`",
     "robust": "spymaster: embedding spymaster scored by a partner model, favouring clues its targets evoke strongly (default partner glove50+minilm; exclude=G: every packaged model but G)",
     "closest": "spymaster: clues its single closest own card with count 1",
     "random": "guesser: guesses uniformly at random up to the count (seeded)",
@@ -175,7 +176,7 @@ def _check(
     spec plays both roles (a tournament's ``--agents``).
     """
     # Built-in agents (coerce=True) get their models from the registry, never as spec values.
-    reserved = ("embedding", "partner") if coerce else ()
+    reserved = ("embedding", "partner", "reader") if coerce else ()
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):
@@ -343,6 +344,20 @@ def _without(spec: str, exclude: str, own: Any, partner: Any) -> tuple[str, str]
     return str(own), "+".join(names)
 
 
+def _human(role: str, spec: str, params: dict[str, Any], load: bool) -> Any:
+    """The agents for people (``spymaster_ai.agents.human``), on the process's shared reader."""
+    from .human import HumanGuesser, HumanSpymaster, shared_reader
+
+    cls, other = (HumanSpymaster, HumanGuesser) if role == "spymaster" else (HumanGuesser, HumanSpymaster)
+    checked = _check(cls, spec, params, coerce=True, other_role=("guesser" if role == "spymaster" else "spymaster", other))
+    if role == "guesser":
+        _build(cls, spec, (), {**checked, "reader": _NotLoaded()})  # range checks, no model loaded
+    if not load:
+        return cls
+    return _build(cls, spec, (shared_reader(_embedding),) if role == "spymaster" else (), checked,
+                  **({} if role == "spymaster" else {"reader": shared_reader(_embedding)}))
+
+
 # -- public -----------------------------------------------------------------------------------------
 
 
@@ -371,6 +386,8 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
     if _is_custom(name):
         return _custom(name, params, spec, Spymaster, "spymaster", load)
     _wrong_role(name, spec, "spymaster")
+    if name == "human":
+        return _human("spymaster", spec, params, load)
     own = params.pop("embedding", None)
     partner = params.pop("partner", None)
     if name not in ("robust", "closest") and own is not None:
@@ -420,6 +437,8 @@ def make_guesser(spec: str, *, load: bool = True) -> Guesser:
     if _is_custom(name):
         return _custom(name, params, spec, Guesser, "guesser", load)
     _wrong_role(name, spec, "guesser")
+    if name == "human":
+        return _human("guesser", spec, params, load)
     if name == "random":
         agent = _build(RandomGuesser, spec, (), _check(RandomGuesser, spec, params, coerce=True))
         return agent if load else RandomGuesser

@@ -47,6 +47,8 @@ def human_command(
                               "lower counts reciprocal rank 0)."),
     strict: bool = typer.Option(False, "--strict", help="A malformed row is an error instead of a counted, "
                                 "skipped row."),
+    cross_fit: bool = typer.Option(True, "--cross-fit/--no-cross-fit", help="Agents on the fitted human reader: "
+                                   "on rows it was fitted on, read each game with a reader fitted on the other games."),
 ) -> None:
     """Top-1 guess agreement, clue rank, understanding of human clues, target choice (95% intervals)."""
     from ..eval.adapter import make_adapter
@@ -63,7 +65,8 @@ def human_command(
     try:
         dataset = load_human_data(data, limit=limit, strict=strict)
         adapter = make_adapter(agent, guesser=guesser, spymaster=spymaster, seed=seed)
-        report = evaluate_human(dataset, adapter, seed=seed, depth=depth, calibrate=calibrate, metrics=chosen)
+        report = evaluate_human(dataset, adapter, seed=seed, depth=depth, calibrate=calibrate, metrics=chosen,
+                                cross_fit=cross_fit)
     except _bad_input_types() as exc:
         _fail(str(exc), as_json)
     if as_json:
@@ -136,6 +139,8 @@ def _print_report(report: Any) -> None:
     console.print(table)
     accounting = ", ".join(f"{task} {r['parsed']}/{r['read']}" for task, r in report.rows.items())
     notes.append(f"rows parsed/read: {accounting}; card rankings via {report.guess_method}")
+    if report.reader:
+        notes.append(f"human reader: {report.reader}")
     for note in notes:
         console.print(note, highlight=False)
     for problem in report.problems[:20]:

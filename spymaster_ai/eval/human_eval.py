@@ -75,6 +75,7 @@ class HumanEvalReport:
     target_choice: Optional[TargetChoiceResult] = None
     skipped: dict[str, str] = field(default_factory=dict)
     calibration: Optional[CalibrationReport] = None
+    reader: Optional[str] = None  # how a fitted human reader was scored (cross-fitted or as shipped)
     seconds: float = 0.0
 
     def to_json(self) -> dict:
@@ -99,6 +100,7 @@ class HumanEvalReport:
             "target_choice": part(self.target_choice),
             "skipped": self.skipped,
             "calibration": part(self.calibration),
+            "reader": self.reader,
             "seconds": round(self.seconds, 3),
         }
 
@@ -117,12 +119,18 @@ def evaluate_human(
     depth: int = DEFAULT_DEPTH,
     calibrate: bool = False,
     metrics: Sequence[str] = METRICS,
+    cross_fit: bool = True,
 ) -> HumanEvalReport:
-    """Run the chosen ``metrics`` (and the calibration split if asked) for one agent."""
+    """Run the chosen ``metrics`` (and the calibration split if asked) for one agent.
+
+    An agent built on the fitted human reader is scored honestly: on data the shipped
+    reader was fitted on, every turn is read by a reader fitted on the other games only
+    (``cross_fit``; see :mod:`.reader_fit`)."""
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
         raise ValueError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
     started = time.perf_counter()
+    reader_note = _cross_fit(dataset, adapter) if cross_fit else _reader_note(adapter, "as shipped (no cross-fitting asked)")
     join = join_intended_targets(dataset.guesses, dataset.clues)
     counts = clue_counts(join)
     skipped: dict[str, str] = {}
@@ -152,8 +160,44 @@ def evaluate_human(
         rows=_row_accounting(dataset), problems=dataset.problems,
         guessing=results.get("guessing"), clue_giving=results.get("clue-giving"),  # type: ignore[arg-type]
         understanding=results.get("understanding"), target_choice=results.get("target-choice"),  # type: ignore[arg-type]
-        skipped=skipped, calibration=calibration, seconds=time.perf_counter() - started,
+        skipped=skipped, calibration=calibration, reader=reader_note, seconds=time.perf_counter() - started,
     )
+
+
+def _readers(adapter: AgentAdapter) -> list[tuple[object, str]]:
+    """(agent, attribute) of every human reader the adapter's agents read with."""
+    from ..agents.human.reader import HumanReader
+
+    out = []
+    for agent in (adapter.guesser, adapter.spymaster):
+        for attr in ("_reader", "reader"):
+            if isinstance(agent.__dict__.get(attr) if agent is not None else None, HumanReader):
+                out.append((agent, attr))
+                break
+    return out
+
+
+def _reader_note(adapter: AgentAdapter, note: str) -> Optional[str]:
+    return note if _readers(adapter) else None
+
+
+def _cross_fit(dataset: HumanDataset, adapter: AgentAdapter) -> Optional[str]:
+    """Swap a shipped reader for a cross-fitted one where the data holds rows it was fitted on."""
+    from .reader_fit import CrossFittedReader, FitSettings, seen_rows
+
+    found = _readers(adapter)
+    if not found:
+        return None
+    shipped = getattr(found[0][0], found[0][1])
+    seen = seen_rows(dataset, shipped.params)
+    if not seen:
+        return "as shipped: none of these rows was in its fitting data"
+    settings = FitSettings(**shipped.params.provenance.get("settings", {}))
+    crossed = CrossFittedReader(dataset, shipped.params, settings, models=dict(zip(shipped.model_names, shipped.models)))
+    for agent, attr in found:
+        setattr(agent, attr, crossed)
+    return (f"cross-fitted: {seen} of these rows were in the shipped reader's fitting data, so each game is "
+            f"read by a reader fitted on the other games ({crossed.folds} folds of whole games)")
 
 
 def _calibrate(dataset: HumanDataset, adapter: AgentAdapter, join, counts, seed: int) -> CalibrationReport:

@@ -1,0 +1,173 @@
+"""A guesser that reads a person's clue as people do, and stops as a careful person would.
+
+Why: the embedding guesser reads a clue as one model does and guesses on past the count when
+the clock is short; with a person as its spymaster it took half the cards they meant, and
+twice hit a black card on a guess past a clue it had already finished. This one ranks the
+cards by the human reader (:mod:`.reader`) and guesses only while a guess is worth what a
+wrong card costs:
+
+* the chance that the likeliest card is one the giver meant comes from the stop rule fitted
+  to whether people's guesses were right (``ReaderParams.p_correct``); in Duet it is combined
+  with what my own key side says of the partner's (:mod:`..duet_prior`);
+* a guess is made while ``p`` minus the chance of an assassin (Duet: a black card) times
+  ``assassin_cost``, minus the chance of any other wrong card times ``wrong_cost``, is
+  positive; the first guess of a clue is always made (the rules ask for one);
+* never past the count, except on a leftover of an earlier clue the reader is sure of
+  (``bonus_p``): a careful person does not gamble on a fourth card.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+
+from ...views import GuesserView
+from ..duet_prior import partner_side_probabilities
+from .reader import HumanReader, shared_reader, softmax
+
+__all__ = ["HumanGuesser"]
+
+_BASE_GREEN, _BASE_BLACK = 9 / 25, 3 / 25
+
+
+class HumanGuesser:
+    """Guesses the cards a person would take for the clue, while they are worth the risk.
+
+    ``assassin_cost``: what an assassin (Duet: a black card) costs, in cards found; the game
+    is lost, so a careful person weighs it heavily. ``wrong_cost``: what any other wrong card
+    costs (the turn ends; in Duet it also takes a timer token and misleads later reads).
+    ``bonus_p``: past the count, an earlier clue's leftover is guessed only at this chance.
+    ``memory``: how much an earlier unfinished clue's reading adds to a card (as a share of
+    the current clue's probability).
+    """
+
+    def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
+                 wrong_cost: float = 0.4, bonus_p: float = 0.85, memory: float = 0.3) -> None:
+        for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost), ("memory", memory)):
+            if value < 0:
+                raise ValueError(f"{name} must be >= 0, got {value}")
+        if not 0.0 < bonus_p <= 1.0:
+            raise ValueError(f"bonus_p must be in (0, 1], got {bonus_p}")
+        self._reader = reader
+        self.assassin_cost = float(assassin_cost)
+        self.wrong_cost = float(wrong_cost)
+        self.bonus_p = float(bonus_p)
+        self.memory = float(memory)
+
+    @property
+    def reader(self) -> HumanReader:
+        if self._reader is None:
+            self._reader = shared_reader()
+        return self._reader
+
+    @property
+    def embedding(self):
+        """The reader's first model (what ``eval human`` asks to tell a readable clue)."""
+        return self.reader.models[0]
+
+    def reset(self, seed: int) -> None:
+        pass
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def _guessable(self, view: GuesserView) -> np.ndarray:
+        marked = set(view.marked_by_me)
+        visible = set(view.visible)
+        return np.array([w in visible and w not in marked for w in view.words], dtype=bool)
+
+    def probabilities(self, view: GuesserView, clue: Optional[str] = None) -> np.ndarray:
+        """(cards,) the reader's chance that a person takes each card next for ``clue`` (the
+        current one by default), 0 for cards that cannot be guessed; an unreadable clue gives
+        every guessable card the same chance."""
+        mask = self._guessable(view)
+        word = clue if clue is not None else (view.clue.word if view.clue is not None else "")
+        if not word or not self.reader.reads(word):
+            return mask / max(mask.sum(), 1)
+        return self.reader.probabilities(view.words, word, mask)
+
+    def _with_memory(self, view: GuesserView, p: np.ndarray) -> np.ndarray:
+        """The current clue's reading plus ``memory`` times the best reading of any earlier
+        clue that still has cards to find (renormalised)."""
+        earlier = [e for e in view.history if e.unfinished and e.clue != view.clue and e.clue.count > 0]
+        if not earlier or self.memory == 0:
+            return p
+        extra = np.max([self.probabilities(view, e.clue.word) for e in earlier], axis=0)
+        q = p + self.memory * extra * (p > 0)
+        return q / q.sum()
+
+    def rank_cards(self, view: GuesserView) -> list[str]:
+        """Every card of the view's visible cards, likeliest first (ties: board order)."""
+        p = self.probabilities(view)
+        order = np.argsort(-p, kind="stable")
+        visible = set(view.visible)
+        return [view.words[i] for i in order if view.words[i] in visible]
+
+    # -- deciding ---------------------------------------------------------------------------
+
+    def _risks(self, view: GuesserView, card: str, p_right: float) -> tuple[float, float, float]:
+        """(P(right), P(assassin or black), P(other wrong)) for guessing ``card``."""
+        if view.game == "duet":
+            table = partner_side_probabilities(view)
+            pg, pb = table.get(card, (_BASE_GREEN, _BASE_BLACK))
+            if pg <= 0.0:
+                return 0.0, pb / max(1.0 - pg, 1e-9), 1.0 - pb / max(1.0 - pg, 1e-9)
+            # the key table's odds move the reader's odds (my side tells me about the partner's)
+            odds = p_right / max(1.0 - p_right, 1e-9) * (pg / (1.0 - pg)) / (_BASE_GREEN / (1 - _BASE_GREEN)) if pg < 1 else math.inf
+            right = 1.0 if math.isinf(odds) else odds / (1.0 + odds)
+            black_share = pb / max(1.0 - pg, 1e-9)
+            return right, (1.0 - right) * black_share, (1.0 - right) * (1.0 - black_share)
+        wrong = 1.0 - p_right
+        unknown = max(len(view.visible) - (view.own_left or 0), 1)
+        assassin_share = 1.0 / unknown if view.game != "duet" else _BASE_BLACK
+        return p_right, wrong * assassin_share, wrong * (1.0 - assassin_share)
+
+    def worth(self, view: GuesserView, card: str, p_right: float) -> float:
+        right, black, other = self._risks(view, card, p_right)
+        return right - self.assassin_cost * black - self.wrong_cost * other
+
+    def next_guess(self, view: GuesserView) -> Optional[str]:
+        if view.sudden_death:
+            return self._sudden_death(view)
+        clue = view.clue
+        if clue is None:
+            return None
+        mask = self._guessable(view)
+        if not mask.any():
+            return None
+        if clue.is_zero:  # "none of ours relates to this": avoid it, guess only when made to
+            if view.can_stop and view.guesses_made > 0:
+                return None
+            p = self.probabilities(view)
+            p = np.where(mask, p, np.inf)
+            return view.words[int(np.argmin(p))]
+        p = self._with_memory(view, self.probabilities(view))
+        best = int(np.argmax(p))
+        card = view.words[best]
+        p_right = self.reader.params_for(view.words).p_correct(p[mask], int(np.flatnonzero(mask).tolist().index(best)))
+        within = clue.unlimited or view.guesses_made < clue.count
+        if view.guesses_made == 0 or not view.can_stop:
+            return card
+        if within:
+            return card if self.worth(view, card, p_right) > 0 else None
+        return card if p_right >= self.bonus_p and self.worth(view, card, p_right) > 0 else None
+
+    def _sudden_death(self, view: GuesserView) -> Optional[str]:
+        """Duet sudden death: the card likeliest green on the partner's side, by the key table
+        and the partner's unfinished clues; pass when none is likelier green than not."""
+        table = partner_side_probabilities(view)
+        mask = self._guessable(view)
+        earlier = [e for e in view.history if e.unfinished and e.clue.count > 0]
+        reading = np.zeros(len(view.words))
+        for e in earlier:
+            reading = np.maximum(reading, self.probabilities(view, e.clue.word))
+        best, best_score = None, -1.0
+        for i, w in enumerate(view.words):
+            if not mask[i]:
+                continue
+            pg, _ = table.get(w, (_BASE_GREEN, _BASE_BLACK))
+            score = pg * (1.0 + reading[i])
+            if score > best_score:
+                best, best_score = w, score
+        return best if best is not None and best_score > 0 else None

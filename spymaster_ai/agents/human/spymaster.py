@@ -1,0 +1,171 @@
+"""A spymaster for people: clues a person follows, counts a person can find.
+
+Why: the embedding spymasters aim at what a model finds (":4" clues with one real link, GRAB
+with CRAB on the board); people aim at 1.28 cards per clue and find what they can name.
+This spymaster's partner model is the human reader (:mod:`.reader`), fitted to people's
+guesses, and a clue must pass a person's tests before it is scored:
+
+* **followable**: for a count k, the k cards a person is likeliest to take, one after
+  another, are all mine, and the k-th still leads the likeliest wrong card by
+  ``follow_margin`` (in the reader's log odds). A ":2" whose second card no person would
+  find is no ":2";
+* **not read by its spelling**: no clue that shares its first four letters with a visible
+  card, contains it or lies within edit distance 1-2 of it (:func:`.features.spelled_like`);
+* **a word people know**: common base forms (Zipf >= ``min_zipf``) that every reader model
+  reads; no zero clues;
+* a wrong card costs what it costs a person: the assassin (Duet: a black card) loses the
+  game, a Duet bystander ends the turn and misleads their next reads (``bystander_cost``).
+
+Among what passes, the score is the expected number of my cards the person finds before a
+wrong card minus the weighted cost of that card (:func:`..partner_model.expected_outcome`
+on the reader's log odds), so the count is what a person is expected to find.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from ...views import SpymasterView
+from ..partner_model import expected_outcome
+from ..spymaster import ClueOption, EmbeddingSpymaster
+from .features import features_from_sims, spelled_like
+from .reader import REFERENCE_MIN_ZIPF, HumanReader
+
+__all__ = ["HumanSpymaster"]
+
+
+class HumanSpymaster(EmbeddingSpymaster):
+    """Clues scored by how a person reads them (the human reader), with people's limits.
+
+    ``max_count``: the largest count (3: people rarely find more). ``follow_margin``: how far
+    (log odds) the last target must lead the likeliest wrong card. ``assassin_cost``,
+    ``opponent_cost``, ``bystander_cost``: what a wrong card costs, in cards found.
+    ``risk``: as in :class:`..spymaster.EmbeddingSpymaster` (0.5 weighs a miss at its cost).
+    """
+
+    def __init__(self, reader: HumanReader, *, max_count: int = 3, follow_margin: float = 0.7,
+                 risk: float = 0.5, assassin_cost: float = 6.0, opponent_cost: float = 1.0,
+                 bystander_cost: float = 0.5, min_zipf: float = REFERENCE_MIN_ZIPF,
+                 prefer_common: float = 0.1) -> None:
+        models = reader.models
+        if follow_margin < 0:
+            raise ValueError(f"follow_margin must be >= 0, got {follow_margin}")
+        super().__init__(models[0], partner=list(models[1:]) or None, risk=risk, max_count=max_count,
+                         vocabulary_size=None, min_zipf=min_zipf, hub_correction=False, shortlist=None,
+                         assassin_cost=assassin_cost, opponent_cost=opponent_cost, bystander_cost=bystander_cost,
+                         prefer_common=prefer_common, countdown=True, warn_cards=0)
+        self.reader = reader
+        self.follow_margin = float(follow_margin)
+        self._card_stats: Optional[tuple[tuple[str, ...], list[np.ndarray], list[np.ndarray]]] = None
+        self._spelling: Optional[tuple[tuple[str, ...], np.ndarray]] = None
+
+    def _board_stats(self, board) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each card's similarity mean and spread over the clue vocabulary, per model: the
+        reader's yardstick (its reference vocabulary is this vocabulary), read off the board
+        matrices instead of computed again."""
+        if self._card_stats is None or self._card_stats[0] != board.words:
+            n = len(self.partners) + 1
+            means = [board.sim(k).mean(axis=1).astype(np.float32) for k in range(n)]
+            stds = [board.sim(k).std(axis=1).astype(np.float32) for k in range(n)]
+            self._card_stats = (board.words, means, stds)
+        return self._card_stats[1], self._card_stats[2]
+
+    def _spelled(self, board) -> np.ndarray:
+        """(vocabulary, cards) bool: the clue may be read as the card by its letters."""
+        if self._spelling is None or self._spelling[0] != board.words:
+            vocab = self.vocabulary
+            out = np.zeros((len(vocab), len(board.words)), dtype=bool)
+            for i, clue in enumerate(vocab):
+                for j, card in enumerate(board.words):
+                    if spelled_like(clue, card):
+                        out[i, j] = True
+            self._spelling = (board.words, out)
+        return self._spelling[1]
+
+    def warning(self, view: SpymasterView) -> Optional[ClueOption]:
+        return None  # a zero clue helps no person here: never give one
+
+    def rank_clues(self, view: SpymasterView, top: int = 1) -> list[ClueOption]:
+        """The ``top`` best clues a person can follow, best first, each with its count."""
+        targets = self._targets(view)
+        board = self._matrices(view)
+        col = board.column
+        own_cols = np.array(sorted(col[w] for w in targets), dtype=np.intp)
+        visible = np.zeros(len(board.words), dtype=bool)
+        visible[[col[w] for w in view.visible]] = True
+        guessable = visible.copy()
+        for w in view.partner_marked:
+            guessable[col[w]] = False
+        own = np.zeros(len(board.words), dtype=bool)
+        own[own_cols] = True
+        vocab = self.vocabulary
+        n_models = len(self.partners) + 1
+
+        means, stds = self._board_stats(board)
+        sims = [board.sim(k).T for k in range(n_models)]  # (vocabulary, cards)
+        x = features_from_sims(sims, means, stds, guessable, vocab, board.words)
+        logits = self.reader.params_for(board.words).logits(x).astype(np.float32)  # (vocabulary, cards)
+
+        cap = max(1, min(self.max_count, len(own_cols), view.clue_number_cap or self.max_count))
+        cost = self._card_costs(view, board, targets)
+        value = np.zeros(len(board.words), dtype=np.float32)
+        value[own_cols] = 1.0
+        out = expected_outcome(np.ascontiguousarray(logits.T), guessable, own, value, cost, cap, 1.0, None, 1.0)
+        min_count, miss_factor = self._ambition(view, len(own_cols))
+        weight = 2.0 * (1.0 - self.risk) * miss_factor
+        util = out.found - weight * out.cost  # (vocabulary, counts)
+
+        # followable counts: the person's k likeliest picks are all mine, the k-th leading the
+        # likeliest wrong card by the margin
+        g_idx = np.flatnonzero(guessable)
+        lg = logits[:, g_idx]
+        order = np.argsort(-lg, axis=1, kind="stable")
+        sorted_own = own[g_idx][order]  # (vocabulary, guessable) mine, in the person's order
+        sorted_lg = np.take_along_axis(lg, order, axis=1)
+        bad = ~own[g_idx]
+        best_bad = np.where(bad[None, :], lg, -np.inf).max(axis=1)
+        leading_own = np.cumprod(sorted_own, axis=1)[:, :cap].astype(bool)  # first k all mine
+        margin_ok = (sorted_lg[:, :cap] - best_bad[:, None]) >= self.follow_margin
+        followable = leading_own & margin_ok
+        util = np.where(followable, util, -np.inf)
+        if min_count > 1:
+            # behind the clock, a count below what it needs is worth less, never forbidden:
+            # a person would rather find one card than none
+            util[:, : min(min_count, cap) - 1] -= 0.25
+
+        spelled = self._spelled(board)[:, visible].any(axis=1)
+        allowed = board.legal.mask(view.visible) & ~self._banned(view) & ~spelled
+        best_k = np.argmax(util, axis=1)
+        rows = np.arange(len(vocab))
+        assert self._prior is not None
+        score = util[rows, best_k] + self.prefer_common * self._prior
+        score = np.where(allowed & np.isfinite(util[rows, best_k]), score, -np.inf)
+        if not np.isfinite(score).any():
+            # nothing a person can follow: the safest single card, said plainly
+            score = np.where(allowed, out.found[:, 0] - weight * out.cost[:, 0] + self.prefer_common * self._prior, -np.inf)
+            best_k = np.zeros(len(vocab), dtype=np.intp)
+            if not np.isfinite(score).any():
+                raise RuntimeError("no legal clue left in the vocabulary for this board")
+        n_ok = int(np.isfinite(score).sum())
+        top = max(1, min(int(top), n_ok))
+        chosen = np.argsort(-score, kind="stable")[:top]
+        bad_cols = [col[w] for w in view.bad]
+        options = []
+        for i in chosen:
+            k = int(best_k[i]) + 1
+            picks = [int(g_idx[j]) for j in order[i][:k]]
+            if not all(own[c] for c in picks):  # the fallback: the likeliest of my cards
+                picks = [max(own_cols.tolist(), key=lambda c: float(logits[i, c]))]
+            if bad_cols:
+                worst = max(bad_cols, key=lambda c: (float(logits[i, c]) if guessable[c] else -np.inf, board.words[c]))
+                bad_word, bad_p = board.words[worst], float(logits[i, worst])
+            else:
+                bad_word, bad_p = None, None
+            options.append(ClueOption(
+                word=vocab[i], count=k, targets=tuple(board.words[c] for c in picks), score=float(score[i]),
+                expected_found=float(out.found[i, k - 1]), expected_cost=float(out.cost[i, k - 1]),
+                closest_bad=bad_word, closest_bad_similarity=bad_p,
+            ))
+        return options
