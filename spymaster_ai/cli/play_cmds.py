@@ -41,7 +41,10 @@ def _console(no_color: bool):
 
 # Options shared by the four game commands.
 SeedOpt = typer.Option(None, "--seed", min=0, help="Board seed (default: a random one, printed).")
-AgentOpt = typer.Option("minilm", "--agent", help="Embedding of the AI players: minilm (default), glove50 (fast), mpnet...")
+AgentOpt = typer.Option("human", "--agent", metavar="NAME",
+                        help="The AI partner: human (default: reads and gives clues as people do), or an embedding "
+                             "(minilm, glove50, mpnet...).")
+LevelOpt = typer.Option("normal", "--level", metavar="LEVEL", help="The opposing AI team: easy, normal or hard.")
 RiskOpt = typer.Option(0.5, "--risk", min=0.0, max=1.0, help="The AI's risk appetite, 0 (cautious) to 1 (bold).")
 SpySpecOpt = typer.Option(None, "--spymaster-spec", help="Full agent spec for AI spymasters (overrides --agent/--risk).")
 GuesserSpecOpt = typer.Option(None, "--guesser-spec", help="Full agent spec for AI guessers (overrides --agent/--risk).")
@@ -115,13 +118,13 @@ def play_classic(
     role: str = typer.Option("guesser", "--role", help="Your role: spymaster or guesser."),
     team: str = typer.Option("red", "--team", help="Your team: red or blue."),
     assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
-    seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
+    seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
     wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
 ) -> None:
     """Classic Codenames, two teams: you take one role on one team, the AI the other three."""
-    _start(dict(mode="classic", seed=seed, role=role, team=team, agent=agent, risk=risk, spymaster_spec=spymaster_spec,
+    _start(dict(mode="classic", seed=seed, role=role, team=team, agent=agent, risk=risk, level=level, spymaster_spec=spymaster_spec,
                 guesser_spec=guesser_spec, penalty=penalty, assassin_ending=assassin_ending, wordlist=wordlist),
            save=save, no_save=no_save, force=force, no_color=no_color)
 
@@ -165,13 +168,13 @@ def play_pictures(
     cards: str = typer.Option("pictures", "--cards", help="pictures (the shipped deck, shown by captions) or words (20 word cards)."),
     png: Optional[Path] = typer.Option(None, "--png", help="Write the board as a PNG image here after every move."),
     assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
-    seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
+    seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
     wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
 ) -> None:
     """Codenames Pictures (5x4): picture cards named by their captions; the AI reads the captions."""
-    _start(dict(mode="pictures", seed=seed, role=role, team=team, solo=solo, cards=cards, agent=agent, risk=risk,
+    _start(dict(mode="pictures", seed=seed, role=role, team=team, solo=solo, cards=cards, agent=agent, risk=risk, level=level,
                 spymaster_spec=spymaster_spec, guesser_spec=guesser_spec, penalty=penalty,
                 assassin_ending=assassin_ending, wordlist=wordlist),
            save=save, no_save=no_save, force=force, no_color=no_color, png=png)

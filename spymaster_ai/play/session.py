@@ -811,10 +811,8 @@ def load_session_agents(settings: PlaySettings) -> dict[str, Any]:
 
     agents: dict[str, Any] = {}
     for role in ai_roles(settings):
-        if role.endswith("spymaster"):
-            agents[role] = make_spymaster(settings.ai_spymaster_spec())
-        else:
-            agents[role] = make_guesser(settings.ai_guesser_spec())
+        spec = settings.spec_for(role)
+        agents[role] = make_spymaster(spec) if role.endswith("spymaster") else make_guesser(spec)
     return agents
 
 

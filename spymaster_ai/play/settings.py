@@ -22,7 +22,16 @@ __all__ = [
 MODES = ("classic", "solo", "duet", "pictures")
 ROLES = ("spymaster", "guesser")
 TEAMS = ("red", "blue")
-DEFAULT_AGENT = "minilm"
+DEFAULT_AGENT = "human"
+# The opposing AI team of two-team play, by difficulty: (spymaster spec, guesser spec).
+# Calibrated in simulation against a human-reader team standing in for the person
+# (experiments/levels.py): that team should win about 70% / 50% / 30% of games.
+LEVELS: dict[str, tuple[str, str]] = {
+    "easy": ("closest:embedding=glove50", "human"),
+    "normal": ("human", "human"),
+    "hard": ("minilm", "minilm"),
+}
+DEFAULT_LEVEL = "normal"
 CARD_KINDS = ("pictures", "words")
 FIRST = ("human", "ai")
 
@@ -71,6 +80,7 @@ class PlaySettings:
     tokens: Optional[int] = None  # Duet
     mistakes: Optional[int] = None  # Duet
     first: str = "ai"  # Duet: who gives the first clue
+    level: str = DEFAULT_LEVEL  # two-team play: the opposing AI team's strength
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -93,6 +103,8 @@ class PlaySettings:
             )
         if self.cards not in CARD_KINDS:
             raise SettingsError(f"--cards must be pictures or words, got {self.cards!r}")
+        if self.level not in LEVELS:
+            raise SettingsError(f"--level must be one of {', '.join(LEVELS)}, got {self.level!r}")
         if self.first not in FIRST:
             raise SettingsError(f"--first must be human or ai, got {self.first!r}")
         if self.mode == "solo":
@@ -146,7 +158,19 @@ class PlaySettings:
         return self.spymaster_spec or f"{self.agent}:risk={_fmt(self.risk)}"
 
     def ai_guesser_spec(self) -> str:
-        return self.guesser_spec or f"{self.agent}:stop_threshold={_fmt(guesser_threshold(self.risk))}"
+        if self.guesser_spec:
+            return self.guesser_spec
+        if self.agent == "human":  # risk 0.5: a black card weighs 6 cards found (the guesser's default)
+            return f"human:assassin_cost={_fmt(12.0 * (1.0 - self.risk))}"
+        return f"{self.agent}:stop_threshold={_fmt(guesser_threshold(self.risk))}"
+
+    def spec_for(self, role: str) -> str:
+        """The agent spec of an AI role: the opposing team of two-team play plays at ``level``;
+        every other AI role is the person's partner (``ai_spymaster_spec``/``ai_guesser_spec``)."""
+        if self.two_teams and not role.startswith(self.team):
+            spymaster, guesser = LEVELS[self.level]
+            return spymaster if role.endswith("spymaster") else guesser
+        return self.ai_spymaster_spec() if role.endswith("spymaster") else self.ai_guesser_spec()
 
     def describe(self) -> str:
         """One line for the screen header."""

@@ -97,13 +97,15 @@ def features_from_sims(
     visible: np.ndarray,
     clues: Sequence[str],
     cards: Sequence[str],
+    spelled: np.ndarray | None = None,
 ) -> np.ndarray:
     """(clues, cards, features) float32 for the cards of one board.
 
     ``sims``: per model, (clues, cards) raw similarities. ``card_mean``/``card_std``: per
     model, (cards,) each card's similarity mean and spread over the reference vocabulary.
     ``visible``: (cards,) bool, the cards still in play: board z-scores and leads are taken
-    over them only (features of covered cards are computed but meaningless).
+    over them only (features of covered cards are computed but meaningless). ``spelled``:
+    (clues, cards) :func:`spelled_like`, if the caller holds it for the board already.
     """
     vis = np.asarray(visible, dtype=bool)
     n_clues, n_cards = len(clues), len(cards)
@@ -127,6 +129,7 @@ def features_from_sims(
         out[:, :, base + 1] = evoke
         out[:, :, base + 2] = lead
     out[:, :, -2] = card_zipf(cards)[None, :]
-    spelled = np.array([[spelled_like(c, w) for w in cards] for c in clues], dtype=np.float32)
+    if spelled is None:
+        spelled = np.array([[spelled_like(c, w) for w in cards] for c in clues], dtype=bool)
     out[:, :, -1] = spelled
     return out

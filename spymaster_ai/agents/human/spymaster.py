@@ -30,7 +30,7 @@ import numpy as np
 from ...views import SpymasterView
 from ..partner_model import expected_outcome
 from ..spymaster import ClueOption, EmbeddingSpymaster
-from .features import features_from_sims, spelled_like
+from .features import PER_MODEL, features_from_sims, spelled_like
 from .reader import REFERENCE_MIN_ZIPF, HumanReader
 
 __all__ = ["HumanSpymaster"]
@@ -40,12 +40,16 @@ class HumanSpymaster(EmbeddingSpymaster):
     """Clues scored by how a person reads them (the human reader), with people's limits.
 
     ``max_count``: the largest count (3: people rarely find more). ``follow_margin``: how far
-    (log odds) the last target must lead the likeliest wrong card. ``assassin_cost``,
+    (log odds) the last target must lead the likeliest wrong card. ``follow_p``: the chance
+    each later target must have of being a person's next pick once the earlier ones are taken.
+    ``min_evoke``: how strongly (standard deviations, the reader models' mean) each target
+    must call the clue to mind. ``assassin_cost``,
     ``opponent_cost``, ``bystander_cost``: what a wrong card costs, in cards found.
     ``risk``: as in :class:`..spymaster.EmbeddingSpymaster` (0.5 weighs a miss at its cost).
     """
 
-    def __init__(self, reader: HumanReader, *, max_count: int = 3, follow_margin: float = 0.7,
+    def __init__(self, reader: HumanReader, *, max_count: int = 3, follow_margin: float = 0.7, follow_p: float = 0.35,
+                 min_evoke: float = 1.5,
                  risk: float = 0.5, assassin_cost: float = 6.0, opponent_cost: float = 1.0,
                  bystander_cost: float = 0.5, min_zipf: float = REFERENCE_MIN_ZIPF,
                  prefer_common: float = 0.1) -> None:
@@ -58,6 +62,10 @@ class HumanSpymaster(EmbeddingSpymaster):
                          prefer_common=prefer_common, countdown=True, warn_cards=0)
         self.reader = reader
         self.follow_margin = float(follow_margin)
+        if not 0.0 <= follow_p < 1.0:
+            raise ValueError(f"follow_p must be in [0, 1), got {follow_p}")
+        self.follow_p = float(follow_p)
+        self.min_evoke = float(min_evoke)
         self._card_stats: Optional[tuple[tuple[str, ...], list[np.ndarray], list[np.ndarray]]] = None
         self._spelling: Optional[tuple[tuple[str, ...], np.ndarray]] = None
 
@@ -105,7 +113,8 @@ class HumanSpymaster(EmbeddingSpymaster):
 
         means, stds = self._board_stats(board)
         sims = [board.sim(k).T for k in range(n_models)]  # (vocabulary, cards)
-        x = features_from_sims(sims, means, stds, guessable, vocab, board.words)
+        spelled_all = self._spelled(board)
+        x = features_from_sims(sims, means, stds, guessable, vocab, board.words, spelled_all)
         logits = self.reader.params_for(board.words).logits(x).astype(np.float32)  # (vocabulary, cards)
 
         cap = max(1, min(self.max_count, len(own_cols), view.clue_number_cap or self.max_count))
@@ -128,14 +137,26 @@ class HumanSpymaster(EmbeddingSpymaster):
         best_bad = np.where(bad[None, :], lg, -np.inf).max(axis=1)
         leading_own = np.cumprod(sorted_own, axis=1)[:, :cap].astype(bool)  # first k all mine
         margin_ok = (sorted_lg[:, :cap] - best_bad[:, None]) >= self.follow_margin
-        followable = leading_own & margin_ok
+        # and each later target is a person's likely next pick once the earlier ones are taken
+        shifted = sorted_lg - sorted_lg[:, :1]
+        tail_mass = np.cumsum(np.exp(shifted)[:, ::-1], axis=1)[:, ::-1]  # mass of picks k.. onwards
+        next_p = np.exp(shifted[:, :cap]) / tail_mass[:, :cap]
+        followable = leading_own & margin_ok & (next_p >= self.follow_p)
+        followable[:, 0] = leading_own[:, 0] & margin_ok[:, 0]
+        # and every target calls the clue to mind (the models' mean "evoke", in standard
+        # deviations of that card's similarity to every clue word): CONSULTANT is among the
+        # words DOCTOR brings to mind, not among KNIGHT's
+        step, first = len(PER_MODEL), PER_MODEL.index("evoke")
+        evoke = x[:, :, first : step * n_models : step].mean(axis=2)[:, g_idx]
+        sorted_evoke = np.take_along_axis(evoke, order[:, :cap], axis=1)
+        followable &= np.minimum.accumulate(sorted_evoke, axis=1) >= self.min_evoke
         util = np.where(followable, util, -np.inf)
         if min_count > 1:
             # behind the clock, a count below what it needs is worth less, never forbidden:
             # a person would rather find one card than none
             util[:, : min(min_count, cap) - 1] -= 0.25
 
-        spelled = self._spelled(board)[:, visible].any(axis=1)
+        spelled = spelled_all[:, visible].any(axis=1)
         allowed = board.legal.mask(view.visible) & ~self._banned(view) & ~spelled
         best_k = np.argmax(util, axis=1)
         rows = np.arange(len(vocab))
