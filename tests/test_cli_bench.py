@@ -145,6 +145,24 @@ def test_an_unwritable_output_path_is_refused_before_any_game(tmp_path, command,
     assert (tmp_path / "afile").read_text() == "keep me\n"
 
 
+def test_results_and_out_on_one_file_are_refused_before_any_game(tmp_path):
+    """--results X --out X: the summary written last would replace every saved game."""
+    results = tmp_path / "r.jsonl"
+    args = ["bench", "duet", "--games", 2, "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS, "--results", results]
+    res = invoke(*args, "--out", results)
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--out" in lines[0] and "--results" in lines[0] and "same file" in lines[0]
+    assert not results.exists()  # refused before the first game
+    assert invoke(*args).exit_code == 0
+    before = results.read_bytes()
+    link = tmp_path / "link.jsonl"  # the same file under another name
+    link.symlink_to(results)
+    res = invoke(*args, "--out", link)
+    assert res.exit_code == 2 and "same file" in res.stderr
+    assert results.read_bytes() == before
+
+
 def test_replay_refuses_a_folder_and_an_incomplete_record_in_one_line(tmp_path):
     res = invoke("bench", "replay", tmp_path, "--index", 0)
     assert res.exit_code == 2 and "is a folder" in res.stderr and "Traceback" not in res.stderr

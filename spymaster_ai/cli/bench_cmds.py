@@ -18,7 +18,7 @@ from .. import __version__
 from ..provenance import environment
 from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
 from .app import app
-from .errors import BadInput, check_output_file, check_output_folder, fail, first_line, user_errors
+from .errors import BadInput, check_distinct_files, check_output_file, check_output_folder, fail, first_line, user_errors
 from .output import stdout_to_stderr
 
 bench_app = typer.Typer(
@@ -148,6 +148,7 @@ def _bench(
     check_backend(backend, address)
     check_output_file(out, "--out")
     check_output_file(results, "--results")
+    check_distinct_files(out, "--out", results, "--results")
     _check_agents(list(specs.items()))
     with stdout_to_stderr(as_json):
         run = run_games(
