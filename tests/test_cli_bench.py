@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -113,6 +114,22 @@ def test_results_file_of_another_run_exit_2(tmp_path):
     res = invoke(*base, "--seed", 1, "--games", 3)
     assert res.exit_code == 2 and "Traceback" not in res.stderr
     assert "other library versions" in res.stderr and "transformers 4.0.0" in res.stderr
+
+
+def test_a_results_file_in_use_is_refused_in_one_line_and_left_alone(tmp_path):
+    from spymaster_ai.sim.runner import results_lock
+
+    results = tmp_path / "r.jsonl"
+    base = ["bench", "duet", "--games", 2, "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS, "--results", results]
+    assert invoke(*base, "--seed", 1).exit_code == 0
+    before = results.read_bytes()
+    with results_lock(results):  # another run writing this file
+        res = invoke(*base, "--seed", 1, "--games", 4)
+    assert res.exit_code == 2 and "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{results} is in use by another run (process {os.getpid()})" in lines[0]
+    assert results.read_bytes() == before
+    assert invoke(*base, "--seed", 1, "--games", 4).exit_code == 0  # once it is free
 
 
 @pytest.mark.parametrize(

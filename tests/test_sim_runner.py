@@ -95,11 +95,39 @@ def test_resume_after_killing_the_process(tmp_path):
         proc.wait()
     saved = len(target.read_bytes().splitlines())
     assert 8 <= saved < 200, "the run should have been killed midway"
+    assert target.with_name("killed.jsonl.lock").exists()  # the dead run's lock file stays, its lock does not
     resumed, _ = run(tmp_path, "killed.jsonl", games=200)
     assert resumed.played <= 200 - saved + 1  # at most a torn last line is played again
     full, p_full = run(tmp_path, "full.jsonl", games=200, jobs=2)
     assert target.read_bytes() == p_full.read_bytes()
+    assert not target.with_name("killed.jsonl.lock").exists()
     assert resumed.summary()["wins"] == full.summary()["wins"]
+
+
+def test_a_second_run_on_a_results_file_in_use_is_refused_and_nothing_is_lost(tmp_path, monkeypatch):
+    """Two runs given one results file (seeds 1 and 2): while the first plays, the second is
+    refused at once; the first keeps every game (a second writer used to erase them)."""
+    monkeypatch.setattr(runner, "_AGENTS", {})
+    path = tmp_path / "mix.jsonl"
+    second = []
+
+    def meddling(role, spec):  # builds the first run's agents, while it holds the file
+        if not second:
+            try:
+                run_games("duet", lineup("duet", "random", "random"), games=4, seed=2, results_path=path,
+                          factory=scripted_factory)
+                second.append("accepted")
+            except ResultsFileError as exc:
+                second.append(str(exc))
+        return scripted_factory(role, spec)
+
+    first = run_games("duet", lineup("duet", "random", "random"), games=4, seed=1, results_path=path, factory=meddling)
+    assert len(second) == 1 and second[0].startswith(f"{path} is in use by another run"), second
+    alone, p_alone = run(tmp_path, "alone.jsonl", games=4, seed=1)
+    assert path.read_bytes() == p_alone.read_bytes() and first.played == 4
+    assert not path.with_name("mix.jsonl.lock").exists()  # released, and no lock file left behind
+    again, _ = run(tmp_path, "mix.jsonl", games=4, seed=1)
+    assert again.played == 0
 
 
 def test_only_one_game_equals_that_game_of_the_full_run(tmp_path):

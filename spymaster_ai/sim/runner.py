@@ -14,6 +14,8 @@
   environments may differ, so one figure never mixes them), and the file is rewritten
   sorted by index and deduplicated at the end, so the same run gives a byte-identical file
   whatever ``jobs`` is and however often it was interrupted.
+- A run holds its results file for its whole length (``results_lock``): a second run given
+  the same file is refused at once, instead of both rewriting it and one run's games vanishing.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import json
 import os
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence, Union
@@ -33,8 +35,14 @@ from .metrics import summarise
 from .play import ROLES, GameResult, PlayOptions, play_game
 from .seeds import game_seed
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: results files are not locked
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
-    "AgentFactory", "ResultsFileError", "RunResult", "check_specs", "dump_result_line", "progress_bar", "registry_factory", "run_games",
+    "AgentFactory", "ResultsFileError", "RunResult", "check_specs", "dump_result_line", "progress_bar", "registry_factory",
+    "results_lock", "run_games",
 ]
 
 AgentFactory = Callable[[str, str], Any]  # (role, spec) -> a Spymaster or Guesser
@@ -219,6 +227,48 @@ def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict
     return done
 
 
+@contextmanager
+def results_lock(path: Path) -> Iterator[None]:
+    """Hold ``path`` for one run: an exclusive, non-blocking ``flock`` on ``<path>.lock``.
+
+    Why: two runs on one file each rewrite it from what they read, so one run's games would
+    vanish; the second run is refused at once instead (:class:`ResultsFileError`). The kernel
+    drops a flock with its process, so a killed run never leaves the file locked. The lock file
+    is removed before it is unlocked, and a run that locked a file since removed tries again,
+    so no lock files pile up and two runs never hold two different lock files.
+    """
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    lock = path.with_name(path.name + ".lock")
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            who = f" (process {holder})" if holder.isdigit() else ""
+            raise ResultsFileError(
+                f"{path} is in use by another run{who}: wait for it to end, or give this run another results file"
+            ) from None
+        try:
+            current = os.path.samestat(os.fstat(fd), os.stat(lock))
+        except FileNotFoundError:
+            current = False
+        if current:
+            break
+        os.close(fd)  # a holder removed it as we opened it: lock the new one
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        yield
+    finally:
+        with suppress(FileNotFoundError):
+            os.unlink(lock)
+        os.close(fd)
+
+
 def _write_sorted(path: Path, results: Mapping[int, GameResult]) -> None:
     """Rewrite the file sorted by index, atomically (a crash leaves the old or the new file)."""
     tmp = path.with_name(path.name + ".tmp")
@@ -301,11 +351,15 @@ def run_games(
     owned = runner is not backend
 
     start = time.perf_counter()
-    try:
+    with ExitStack() as held:
+        if owned:
+            held.callback(runner.close)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            held.enter_context(results_lock(path))  # before reading it: released after the last write
         done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed) if path else {}
         created = path is not None and not path.exists()
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
             _write_sorted(path, done)  # drops a torn last line before appending
         todo = [i for i in wanted if i not in done]
 
@@ -345,13 +399,10 @@ def run_games(
                 handle.close()
             if created and not done:  # a run that failed before its first game leaves no empty file
                 path.unlink(missing_ok=True)
-    finally:
-        if owned:
-            runner.close()
-    missing_games = [i for i in wanted if i not in done]
-    if missing_games:  # a backend that lost chunks: never report a partial run as whole
-        raise RuntimeError(f"{len(missing_games)} game(s) came back from no worker, e.g. game {missing_games[0]}")
-    if path is not None:
-        _write_sorted(path, done)
+        missing_games = [i for i in wanted if i not in done]
+        if missing_games:  # a backend that lost chunks: never report a partial run as whole
+            raise RuntimeError(f"{len(missing_games)} game(s) came back from no worker, e.g. game {missing_games[0]}")
+        if path is not None:
+            _write_sorted(path, done)
     seconds = time.perf_counter() - start
     return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=len(todo))
