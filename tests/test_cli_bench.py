@@ -13,6 +13,7 @@ import spymaster_ai
 import spymaster_ai.cli.bench_cmds  # noqa: F401  (registers the commands)
 from spymaster_ai.cli.app import app
 from spymaster_ai.provenance import environment
+from spymaster_ai.sim.runner import dump_result_line
 
 PERFECT_SPY = "test_sim_scripted:CodebookSpymaster:per_clue=2"
 PERFECT_GUESS = "test_sim_scripted:CodebookGuesser"
@@ -71,6 +72,27 @@ def test_bench_duet_files_resume_only_game_and_replay(tmp_path):
     assert invoke("bench", "replay", results, "--index", 99).exit_code == 2
 
 
+def test_an_edited_result_line_is_refused_by_resume_and_by_replay(tmp_path):
+    """A game's "won" set to false by hand used to change the figures on resume, and its
+    replay still said "final state verified"."""
+    results = tmp_path / "duet.jsonl"
+    args = ["bench", "duet", "--games", 6, "--seed", 5, "--spymaster", PERFECT_SPY, "--guesser", PERFECT_GUESS,
+            "--results", results, "--json"]
+    first = invoke(*args)
+    assert first.exit_code == 0, first.stderr
+    assert json.loads(first.stdout)["wins"] == 6
+    lines = results.read_text().splitlines()
+    data = json.loads(lines[3])
+    data["won"] = False
+    lines[3] = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    results.write_text("\n".join(lines) + "\n")
+    for res in (invoke(*args), invoke("bench", "replay", results, "--index", data["index"])):
+        assert res.exit_code == 2 and res.stdout == "" and "Traceback" not in res.stderr
+        err = res.stderr.strip().splitlines()
+        assert len(err) == 1 and f"{results} line 4 does not match its checksum" in err[0]
+    assert invoke("bench", "replay", results, "--index", 0).exit_code == 0  # the other lines still replay
+
+
 def test_bench_classic_human_output():
     res = invoke("bench", "classic", "--games", 2, "--red", "test_sim_scripted:CodebookSpymaster:per_clue=9",
                  "--red-guesser", PERFECT_GUESS, "--blue", RANDOM_SPY, "--blue-guesser", RANDOM_GUESS,
@@ -110,7 +132,7 @@ def test_results_file_of_another_run_exit_2(tmp_path):
     saved = [json.loads(line) for line in results.read_text().splitlines()]
     for data in saved:
         data["environment"]["packages"]["transformers"] = "4.0.0"
-    results.write_text("".join(json.dumps(d, sort_keys=True) + "\n" for d in saved))
+    results.write_text("".join(dump_result_line(d) + "\n" for d in saved))  # as that install wrote them
     res = invoke(*base, "--seed", 1, "--games", 3)
     assert res.exit_code == 2 and "Traceback" not in res.stderr
     assert "other library versions" in res.stderr and "transformers 4.0.0" in res.stderr

@@ -3,8 +3,10 @@ interruption (torn line, killed process), refusal of another run's file, agents 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -183,17 +185,43 @@ def test_a_file_played_under_other_library_versions_is_refused_and_left_alone(tm
     assert p.read_bytes() == before
 
 
-def test_a_file_from_before_versions_were_recorded_resumes_unchanged(tmp_path):
-    full, p_full = run(tmp_path, "full.jsonl", games=6)
-    _, p = run(tmp_path, "old.jsonl", games=6, indices=[0, 1, 2])
-    _rewrite(p, lambda data: data.pop("environment"))
-    old_lines = p.read_text().splitlines()
-    resumed, _ = run(tmp_path, "old.jsonl", games=6)
-    assert resumed.played == 3
+def test_every_line_carries_the_sha256_of_the_rest_of_it(tmp_path):
+    _, p = run(tmp_path, "r.jsonl", games=3)
+    for line in p.read_text().splitlines():
+        data = json.loads(line)
+        digest = data.pop("checksum")
+        canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert digest == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def test_an_edited_result_line_is_refused_naming_the_file_and_line(tmp_path):
+    """A hand edit (one game's "won" flipped) used to be resumed into the figures."""
+    _, p = run(tmp_path, "r.jsonl", games=6, indices=[0, 1, 2])
     lines = p.read_text().splitlines()
-    assert lines[:3] == old_lines  # the old lines keep their bytes
-    assert lines[3:] == p_full.read_text().splitlines()[3:]
-    assert resumed.summary()["win_rate"] == full.summary()["win_rate"]
+    data = json.loads(lines[1])
+    data["won"] = not data["won"]  # the checksum left as it was
+    lines[1] = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    p.write_text("\n".join(lines) + "\n")
+    before = p.read_bytes()
+    with pytest.raises(ResultsFileError, match=rf"{re.escape(str(p))} line 2 does not match its checksum"):
+        run(tmp_path, "r.jsonl", games=6)
+    assert p.read_bytes() == before
+
+
+def test_a_file_from_before_checksums_is_refused_with_a_rerun_hint(tmp_path):
+    """Lines without a checksum (an older results file, or one written by hand) cannot be told
+    from edited ones: refused, and left as they were."""
+    _, p = run(tmp_path, "old.jsonl", games=6, indices=[0, 1, 2])
+    old = []
+    for line in p.read_text().splitlines():
+        data = json.loads(line)
+        data.pop("checksum", None)
+        data.pop("environment")  # as written before environments were kept
+        old.append(json.dumps(data, sort_keys=True, separators=(",", ":")))
+    p.write_text("\n".join(old) + "\n")
+    with pytest.raises(ResultsFileError, match=rf"{re.escape(str(p))} line 1 has no checksum.*rerun"):
+        run(tmp_path, "old.jsonl", games=6)
+    assert p.read_text().splitlines() == old
 
 
 def test_games_from_a_worker_with_other_versions_stop_the_run(tmp_path, monkeypatch):

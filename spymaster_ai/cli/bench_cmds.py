@@ -137,7 +137,7 @@ def _bench(
     backend: str = "local",
     address: Optional[str] = None,
 ) -> None:
-    from ..sim.runner import run_games
+    from ..sim.runner import dump_result_line, run_games
 
     check_run_size(games, jobs)
     indices = None
@@ -172,7 +172,7 @@ def _bench(
     }
     if only_game is not None:
         report["only_game"] = only_game
-        report["result"] = run.results[0].to_json()
+        report["result"] = json.loads(dump_result_line(run.results[0]))  # as its line in a results file
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -331,7 +331,7 @@ def bench_replay(
     def replay() -> None:
         from ..rules.record import RecordError, from_record
         from ..sim.play import GameResult
-        from ..sim.runner import read_result_lines
+        from ..sim.runner import check_result_line, read_result_lines
 
         if not results.exists():
             raise BadInput(f"no such results file: {results}")
@@ -346,6 +346,7 @@ def bench_replay(
                     found = GameResult.from_json(data)
                 except (ValueError, TypeError) as exc:
                     raise BadInput(f"{results} line {number} is not a game result: {exc}") from exc
+                check_result_line(data, results, number)
                 break
         if found is None:
             raise BadInput(f"{results} holds no game with index {index}")

@@ -14,12 +14,17 @@
   environments may differ, so one figure never mixes them), and the file is rewritten
   sorted by index and deduplicated at the end, so the same run gives a byte-identical file
   whatever ``jobs`` is and however often it was interrupted.
+- Every line carries ``checksum``, the sha256 of the rest of the line (canonical JSON); resume
+  and ``bench replay`` refuse a line whose checksum is missing or wrong, so a line damaged on
+  disk or edited by hand never reaches the figures. It guards against accidents and hand
+  edits only: the hash has no key, so whoever recomputes it can still forge a line.
 - A run holds its results file for its whole length (``results_lock``): a second run given
   the same file is refused at once, instead of both rewriting it and one run's games vanishing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -41,8 +46,8 @@ except ImportError:  # pragma: no cover - Windows: results files are not locked
     fcntl = None  # type: ignore[assignment]
 
 __all__ = [
-    "AgentFactory", "ResultsFileError", "RunResult", "check_specs", "dump_result_line", "progress_bar", "registry_factory",
-    "results_lock", "run_games",
+    "AgentFactory", "ResultsFileError", "RunResult", "check_result_line", "check_specs", "dump_result_line", "progress_bar",
+    "registry_factory", "results_lock", "run_games",
 ]
 
 AgentFactory = Callable[[str, str], Any]  # (role, spec) -> a Spymaster or Guesser
@@ -146,10 +151,43 @@ def _play_indices(
 # ----------------------------------------------------------------------------- results file
 
 
-def dump_result_line(result: Union[GameResult, Mapping[str, Any]]) -> str:
-    """The canonical JSON line of a result (sorted keys, no spaces): byte-stable."""
-    data = result.to_json() if isinstance(result, GameResult) else result
+_CHECKSUM = "checksum"
+
+
+def _canonical(data: Mapping[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _line_checksum(data: Mapping[str, Any]) -> str:
+    """sha256 of the canonical JSON of a line without its checksum field."""
+    body = {k: v for k, v in data.items() if k != _CHECKSUM}
+    return hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
+
+
+def dump_result_line(result: Union[GameResult, Mapping[str, Any]]) -> str:
+    """The canonical JSON line of a result (sorted keys, no spaces: byte-stable), with the
+    checksum of its content (any checksum already in ``result`` is recomputed)."""
+    data = result.to_json() if isinstance(result, GameResult) else result
+    return _canonical({**data, _CHECKSUM: _line_checksum(data)})
+
+
+def check_result_line(data: Mapping[str, Any], path: Path, number: int) -> None:
+    """Refuse line ``number`` of ``path`` unless its checksum matches its content.
+
+    Why: a flipped "won" would otherwise change the figures on resume and still replay. This
+    catches damage on disk and hand edits, not a forgery: the checksum is an unkeyed sha256,
+    which anyone editing the line can recompute.
+    """
+    if _CHECKSUM not in data:
+        raise ResultsFileError(
+            f"{path} line {number} has no checksum (a results file from before they were kept, or a line written "
+            "by hand): rerun these games into a new results file"
+        )
+    if data[_CHECKSUM] != _line_checksum(data):
+        raise ResultsFileError(
+            f"{path} line {number} does not match its checksum: it was changed after it was written (edited or "
+            "damaged); delete that line and rerun to play that game again"
+        )
 
 
 def _other_versions(result: GameResult, here: dict) -> list[str]:
@@ -217,11 +255,13 @@ def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict
     here = environment()
     for k, (number, line) in enumerate(lines):
         try:
-            result = GameResult.from_json(json.loads(line))
+            data = json.loads(line)
+            result = GameResult.from_json(data)
         except (ValueError, TypeError, AttributeError) as exc:  # JSONDecodeError is a ValueError
             if isinstance(exc, json.JSONDecodeError) and k == len(lines) - 1 and _torn(line):
                 continue  # the last line cut short by an interruption: that game is played again
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
+        check_result_line(data, path, number)
         _check_belongs(result, game, specs, options, seed, path, here)
         done.setdefault(result.index, result)
     return done
