@@ -93,6 +93,46 @@ def test_an_edited_result_line_is_refused_by_resume_and_by_replay(tmp_path):
     assert invoke("bench", "replay", results, "--index", 0).exit_code == 0  # the other lines still replay
 
 
+def test_replay_refuses_a_line_whose_outcome_its_moves_contradict(tmp_path):
+    """Someone who recomputes the checksum can still flip "won": the replay ties the line's
+    outcome to its moves, so "final state verified" is never printed beside a false figure."""
+    results = tmp_path / "duet.jsonl"
+    res = invoke("bench", "duet", "--games", 2, "--seed", 5, "--spymaster", PERFECT_SPY, "--guesser", PERFECT_GUESS,
+                 "--results", results, "--json")
+    assert res.exit_code == 0, res.stderr
+    lines = results.read_text().splitlines()
+    data = json.loads(lines[1])
+    assert data["won"] and data["error"] is None
+    data["won"], data["loss_cause"] = False, "timeout"
+    lines[1] = dump_result_line(data)  # a checksum that matches the forged line
+    results.write_text("\n".join(lines) + "\n")
+    res = invoke("bench", "replay", results, "--index", data["index"])
+    assert res.exit_code == 2 and "verified" not in res.stdout and "Traceback" not in res.stderr
+    assert "won=False" in res.stderr and "its moves give won=True" in res.stderr
+
+
+@pytest.mark.parametrize("game", ["duet", "classic", "solo", "kim2019", "pictures"])
+def test_the_outcome_of_every_saved_game_is_the_one_its_moves_replay_to(tmp_path, game):
+    """The figures come from the lines; the lines' outcomes must be what their moves give."""
+    if game in ("classic", "pictures"):  # each team wins when it starts
+        fast = "test_sim_scripted:CodebookSpymaster:per_clue=9"
+        lineups = [["--red", fast, "--red-guesser", PERFECT_GUESS, "--blue", fast, "--blue-guesser", PERFECT_GUESS]]
+    else:
+        lineups = [["--spymaster", s, "--guesser", g] for s, g in ((PERFECT_SPY, PERFECT_GUESS), (RANDOM_SPY, RANDOM_GUESS))]
+    outcomes = set()
+    for k, who in enumerate(lineups):
+        results = tmp_path / f"r{k}.jsonl"
+        res = invoke("bench", game, "--games", 4, "--seed", 2, *who, "--results", results, "--json")
+        assert res.exit_code == 0, res.stderr
+        for line in results.read_text().splitlines():
+            saved = json.loads(line)
+            rep = invoke("bench", "replay", results, "--index", saved["index"], "--json")
+            assert rep.exit_code == 0, rep.stderr
+            assert json.loads(rep.stdout)["won"] == saved["won"]
+            outcomes.add(saved["won"])
+    assert outcomes == {True, False}  # wins and losses both checked
+
+
 def test_bench_classic_human_output():
     res = invoke("bench", "classic", "--games", 2, "--red", "test_sim_scripted:CodebookSpymaster:per_clue=9",
                  "--red-guesser", PERFECT_GUESS, "--blue", RANDOM_SPY, "--blue-guesser", RANDOM_GUESS,

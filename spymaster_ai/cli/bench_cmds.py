@@ -320,13 +320,32 @@ _one_team("solo", "Two-player (solo) variant against the simulated opponent, wit
 _one_team("kim2019", "Kim et al. 2019: one team alone on 8/7/9/1; mean turns to cover its 8 cards (a loss counts 25).")
 
 
+def _outcome_contradiction(found: Any, game: Any) -> Optional[str]:
+    """How a saved game's outcome contradicts the game its moves replay to (None: it does not).
+
+    Why: the line's checksum shows only that the line is as written, and anyone can recompute
+    it; this ties the figures (won, loss cause) to the replayed moves. A game ended by an agent
+    error is decided by the error, not the board, so it is not judged here.
+    """
+    from ..rules.cards import Team
+    from ..rules.duet import DuetGame
+
+    if found.error is not None:
+        return None
+    won = game.winner is True if isinstance(game, DuetGame) else game.winner is Team.RED
+    cause = None if won else (game.loss_cause.value if game.loss_cause is not None else None)
+    if (found.won, found.loss_cause) == (won, cause):
+        return None
+    return f"it says won={found.won}, loss_cause={found.loss_cause!r}; its moves give won={won}, loss_cause={cause!r}"
+
+
 @bench_app.command("replay")
 def bench_replay(
     results: Path = typer.Argument(..., help="A --results JSON-lines file."),
     index: int = typer.Option(..., "--index", "-i", help="Game index to replay."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Replay one saved game through the engine and check it reaches the recorded final state."""
+    """Replay one saved game through the engine and check it reaches the recorded final state and outcome."""
 
     def replay() -> None:
         from ..rules.record import RecordError, from_record
@@ -354,6 +373,9 @@ def bench_replay(
             game = from_record(found.record)
         except RecordError as exc:
             raise BadInput(f"game {index} does not replay: {exc}") from exc
+        contradiction = _outcome_contradiction(found, game)
+        if contradiction:
+            raise BadInput(f"{results}: game {index} does not match its replay: {contradiction}")
         report = {
             "game": found.game, "index": index, "seed": found.seed, "agents": found.agents, "won": found.won,
             "loss_cause": found.loss_cause, "turns": found.turns, "score": found.score, "verified": True,
