@@ -4,6 +4,7 @@ interruption (torn line, killed process), refusal of another run's file, agents 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from test_sim_scripted import scripted_factory
 
 from spymaster_ai import provenance
 from spymaster_ai.sim import runner
-from spymaster_ai.sim.backends import BackendError
+from spymaster_ai.sim.backends import BackendError, ChunkJob, LocalBackend, play_chunk
 from spymaster_ai.sim.play import PlayOptions, lineup
 from spymaster_ai.sim.runner import ResultsFileError, dump_result_line, run_games
 
@@ -278,6 +280,58 @@ def test_a_torn_line_cut_anywhere_is_played_again(tmp_path, cut):
         handle.write(dump_result_line(full.results[3])[:cut])
     resumed, _ = run(tmp_path, "part.jsonl", games=4)
     assert resumed.played == 1 and p.read_bytes() == p_full.read_bytes()
+
+
+class _Enough(Exception):
+    pass
+
+
+class _FirstChunksOnly(runner.Backend):
+    """Plays the first ``count`` chunks it is handed (in this process), then ends the run."""
+
+    name = "first-chunks"
+
+    def __init__(self, count: int) -> None:
+        self.count, self.seen = count, []
+
+    @property
+    def workers(self) -> int:
+        return 2
+
+    def play(self, job, chunks):
+        for chunk in itertools.islice(chunks, self.count):
+            self.seen.append(list(chunk))
+            yield play_chunk(job, chunk)
+        raise _Enough
+
+
+def test_a_huge_run_builds_its_work_as_it_goes(tmp_path):
+    """--games 100000000 --jobs -1 used to list every index and chunk before the first game
+    (5.4 GB). A list of 2**62 indices cannot even be asked for; streamed, a few chunks are."""
+    backend = _FirstChunksOnly(3)
+    run(None, "", games=2)  # the modules a game imports, imported before memory is traced
+    tracemalloc.start()
+    try:
+        with pytest.raises(_Enough):
+            run(tmp_path, "huge.jsonl", games=2**62, backend=backend)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    size = len(backend.seen[0])
+    assert backend.seen == [list(range(k * size, (k + 1) * size)) for k in range(3)]
+    assert len((tmp_path / "huge.jsonl").read_text().splitlines()) == 3 * size  # what was played is saved
+    assert peak < 64 * 2**20  # bytes: flat, whatever --games is
+
+
+@pytest.mark.filterwarnings("ignore:.*have been cancelled:UserWarning")  # joblib, on the early stop
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_local_backend_takes_chunks_only_as_it_needs_them(jobs):
+    job = ChunkJob("duet", lineup("duet", "random", "random"), PlayOptions().to_json(), 11, scripted_factory)
+    endless = ([i] for i in itertools.count())
+    played = LocalBackend(jobs).play(job, endless)
+    batches = [next(played) for _ in range(4)]
+    played.close()
+    assert all(len(batch) == 1 for batch in batches)
 
 
 def test_agents_are_built_once_per_process_and_per_role(monkeypatch):

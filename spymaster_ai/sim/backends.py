@@ -25,7 +25,8 @@ import os
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Optional, Sequence, Union
+from itertools import chain, islice
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     from .runner import AgentFactory
@@ -83,8 +84,9 @@ class Backend(ABC):
         return max(1, min(_MAX_CHUNK, math.ceil(games / (self.workers * _CHUNKS_PER_WORKER))))
 
     @abstractmethod
-    def play(self, job: ChunkJob, chunks: Sequence[Sequence[int]]) -> Iterator[list[dict]]:
-        """Yield each chunk's results as it finishes (any order)."""
+    def play(self, job: ChunkJob, chunks: Iterable[Sequence[int]]) -> Iterator[list[dict]]:
+        """Yield each chunk's results as it finishes (any order). ``chunks`` may be a generator:
+        take chunks only as workers free up, so a huge run never lists its work up front."""
 
     def close(self) -> None:
         """Release workers and connections this backend started."""
@@ -112,15 +114,18 @@ class LocalBackend(Backend):
         """``jobs``; negative as in joblib (-1: every core, -2: all but one...)."""
         return max(1, _cpu_count() + 1 + self.jobs) if self.jobs < 0 else self.jobs
 
-    def play(self, job: ChunkJob, chunks: Sequence[Sequence[int]]) -> Iterator[list[dict]]:
-        if self.workers == 1 or len(chunks) <= 1:
-            for chunk in chunks:
+    def play(self, job: ChunkJob, chunks: Iterable[Sequence[int]]) -> Iterator[list[dict]]:
+        chunks = iter(chunks)
+        first = list(islice(chunks, 2))  # one chunk alone is played here, without a pool
+        if self.workers == 1 or len(first) <= 1:
+            for chunk in chain(first, chunks):
                 for i in chunk:
                     yield play_chunk(job, [i])
             return
         from joblib import Parallel, delayed
 
-        tasks = (delayed(play_chunk)(job, list(chunk)) for chunk in chunks)
+        tasks = (delayed(play_chunk)(job, list(chunk)) for chunk in chain(first, chunks))
+        # joblib draws tasks from the generator a few at a time (pre_dispatch), not all at once
         yield from Parallel(n_jobs=self.jobs, return_as="generator_unordered")(tasks)
 
 
@@ -276,14 +281,16 @@ class RayBackend(Backend):
 
     # -- running ---------------------------------------------------------------------------------
 
-    def play(self, job: ChunkJob, chunks: Sequence[Sequence[int]]) -> Iterator[list[dict]]:
-        if not chunks:
+    def play(self, job: ChunkJob, chunks: Iterable[Sequence[int]]) -> Iterator[list[dict]]:
+        chunks = iter(chunks)
+        first = next(chunks, None)
+        if first is None:
             return
         actors = self._ensure_actors()
         import ray
 
         job_ref = ray.put(job)  # once per run; every task gets the reference
-        todo = iter(list(c) for c in chunks)
+        todo = (list(c) for c in chain([first], chunks))  # drawn as actors free up
         pending: dict[Any, Any] = {}  # object ref -> actor
 
         def submit(actor: Any) -> None:

@@ -2,7 +2,8 @@
 
 - Game ``i`` of a run with master seed ``S`` is played from ``game_seed(S, i)`` alone, so the
   results do not depend on how games are spread over processes.
-- Chunks of game indices run on a backend (``backends``): this machine's processes
+- Chunks of game indices, made only as the backend asks for them (so a run of 10^8 games
+  costs no memory before it plays), run on a backend (``backends``): this machine's processes
   (joblib/loky, reused between calls) or Ray actors on a cluster. Every worker process builds
   each agent once and keeps it for every later game (agents are ``reset`` per game); loading
   embeddings is the slow part.
@@ -31,8 +32,9 @@ import sys
 import time
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Container, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from ..provenance import differences, environment
 from .backends import Backend, BackendError, ChunkJob, make_backend
@@ -321,8 +323,12 @@ def _write_sorted(path: Path, results: Mapping[int, GameResult]) -> None:
 # ----------------------------------------------------------------------------- driver
 
 
-def _chunks(indices: Sequence[int], size: int) -> list[list[int]]:
-    return [list(indices[k : k + size]) for k in range(0, len(indices), size)]
+def _chunks(indices: Iterable[int], size: int) -> Iterator[list[int]]:
+    """Consecutive chunks of ``size`` indices, each made when the backend asks for it: a run of
+    any length then costs no memory before its games are played."""
+    rest = iter(indices)
+    while chunk := list(islice(rest, size)):
+        yield chunk
 
 
 @contextmanager
@@ -382,9 +388,14 @@ def run_games(
     specs = {role: specs[role] for role in ROLES[game]}
     check_specs(specs.items(), factory)
     options = options or PlayOptions()
-    wanted = list(range(games)) if indices is None else sorted(set(int(i) for i in indices))
-    if any(i < 0 or i >= games for i in wanted):
-        raise ValueError(f"game indices must lie in 0..{games - 1}")
+    wanted: Sequence[int]
+    if indices is None:
+        wanted = selected = range(games)  # lazy: a huge --games lists nothing
+    else:
+        wanted = sorted(set(int(i) for i in indices))
+        selected = set(wanted)
+        if any(i < 0 or i >= games for i in wanted):
+            raise ValueError(f"game indices must lie in 0..{games - 1}")
     opts = options.to_json()
     path = Path(results_path) if results_path is not None else None
     runner = make_backend(backend, jobs, address)  # checks the name before any file is touched
@@ -401,7 +412,9 @@ def run_games(
         created = path is not None and not path.exists()
         if path is not None:
             _write_sorted(path, done)  # drops a torn last line before appending
-        todo = [i for i in wanted if i not in done]
+        resumed = frozenset(i for i in done if i in selected)
+        remaining = len(wanted) - len(resumed)
+        todo = (i for i in wanted if i not in resumed)  # streamed into chunks as the backend asks
 
         handle = path.open("a", encoding="utf-8") if path is not None else None
         try:
@@ -428,10 +441,10 @@ def run_games(
                     handle.flush()
                 return fresh
 
-            with progress_bar(progress, len(todo), f"{game} {len(todo)} games") as advance:
-                if todo:
+            with progress_bar(progress, remaining, f"{game} {remaining} games") as advance:
+                if remaining:
                     job = ChunkJob(game, specs, opts, seed, factory)
-                    size = chunk_size or runner.chunk_size(len(todo))
+                    size = chunk_size or runner.chunk_size(remaining)
                     for batch in runner.play(job, _chunks(todo, size)):
                         advance(keep(batch))
         finally:
@@ -439,10 +452,11 @@ def run_games(
                 handle.close()
             if created and not done:  # a run that failed before its first game leaves no empty file
                 path.unlink(missing_ok=True)
-        missing_games = [i for i in wanted if i not in done]
-        if missing_games:  # a backend that lost chunks: never report a partial run as whole
-            raise RuntimeError(f"{len(missing_games)} game(s) came back from no worker, e.g. game {missing_games[0]}")
+        lost = len(wanted) - sum(1 for i in done if i in selected)
+        if lost:  # a backend that lost chunks: never report a partial run as whole
+            first = next(i for i in wanted if i not in done)
+            raise RuntimeError(f"{lost} game(s) came back from no worker, e.g. game {first}")
         if path is not None:
             _write_sorted(path, done)
     seconds = time.perf_counter() - start
-    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=len(todo))
+    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=remaining)
