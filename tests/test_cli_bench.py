@@ -311,3 +311,71 @@ def test_json_stdout_stays_one_object_when_an_agent_prints(tmp_path):
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout)["games"] == 4
         assert "thinking out loud" in proc.stderr
+
+
+def _proc_stat(pid: int):
+    """(parent pid, state, start time) of a process from /proc, or None once it is gone."""
+    try:
+        text = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[1]), fields[0], fields[19]
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """Every living descendant of ``pid``: process id -> start time (to tell a reused id)."""
+    stats = {int(p): s for p in os.listdir("/proc") if p.isdigit() and (s := _proc_stat(int(p))) is not None}
+    found, frontier = {}, [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, (ppid, state, start) in stats.items():
+            if ppid == parent and state != "Z" and child not in found:
+                found[child] = start
+                frontier.append(child)
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads processes from /proc (Linux)")
+def test_worker_processes_end_with_a_killed_bench(tmp_path):
+    """SIGKILL of a bench used to leave its joblib/loky workers running (about 750 MB each
+    with real models), for minutes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    results = tmp_path / "r.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from spymaster_ai.cli.app import main; main()", "bench", "duet", "--games", "1000000",
+         "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS, "--jobs", "2", "--results", str(results), "--no-progress"],
+        cwd=root, env={**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    workers: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (results.exists() and results.stat().st_size > 0):
+            assert proc.poll() is None, "the bench ended before it was killed"
+            time.sleep(0.1)
+        workers = _descendants(proc.pid)  # games came back, so the workers are up
+        assert len(workers) >= 2
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+        def alive():
+            return [pid for pid, start in workers.items() if (s := _proc_stat(pid)) and s[1] != "Z" and s[2] == start]
+
+        deadline = time.monotonic() + 30
+        while alive() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert alive() == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid, start in workers.items():  # what this test started, if it outlived the check
+            if (s := _proc_stat(pid)) and s[2] == start:
+                os.kill(pid, signal.SIGKILL)

@@ -5,7 +5,8 @@ plays lists of game indices and hands back their results (in any order). Game ``
 played from ``game_seed(seed, i)`` alone, so every backend gives the same games, and the
 runner writes the same file.
 
-- ``LocalBackend``: in this process (one job) or joblib/loky worker processes.
+- ``LocalBackend``: in this process (one job) or joblib/loky worker processes, which end
+  with the process that started them (``_end_with_parent``), even one killed by SIGKILL.
 - ``RayBackend``: one Ray actor per worker (``num_cpus=1`` each), which builds the agents
   once (the runner's per-process cache) and plays chunk after chunk. The run's shared
   context (specs, options, factory) goes through the object store once per run
@@ -23,6 +24,8 @@ import logging
 import math
 import os
 import sys
+import threading
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import chain, islice
@@ -63,6 +66,39 @@ def play_chunk(job: ChunkJob, indices: Sequence[int]) -> list[dict]:
     from .runner import _play_indices
 
     return _play_indices(job.game, job.specs, job.options, job.seed, list(indices), job.factory)
+
+
+# The parent this worker process watches (set once, by its first chunk), and how often.
+_WATCHED_PARENT: Optional[int] = None
+_PARENT_POLL_SECONDS = 1.0
+
+
+def _end_with_parent(parent: int) -> None:
+    """In a worker: exit as soon as ``parent`` (the run's process) is gone.
+
+    Why: loky keeps idle workers for minutes and never learns that a killed parent is gone,
+    so a SIGKILLed bench left them running, each holding its models. A daemon thread polls
+    ``os.getppid()``, which changes when the parent dies (the worker is adopted by another
+    process). Polling, not ``PR_SET_PDEATHSIG``: that signal follows the *thread* that
+    started the worker, and a pool may start workers from a short-lived thread.
+    """
+    global _WATCHED_PARENT
+    if _WATCHED_PARENT is not None or os.getpid() == parent:
+        return
+    _WATCHED_PARENT = parent
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
+def _play_chunk_in_worker(job: ChunkJob, indices: Sequence[int], parent: int) -> list[dict]:
+    """A loky task: watch the parent (once per worker), then play the chunk."""
+    _end_with_parent(parent)
+    return play_chunk(job, indices)
 
 
 def _cpu_count() -> int:
@@ -124,7 +160,8 @@ class LocalBackend(Backend):
             return
         from joblib import Parallel, delayed
 
-        tasks = (delayed(play_chunk)(job, list(chunk)) for chunk in chain(first, chunks))
+        parent = os.getpid()
+        tasks = (delayed(_play_chunk_in_worker)(job, list(chunk), parent) for chunk in chain(first, chunks))
         # joblib draws tasks from the generator a few at a time (pre_dispatch), not all at once
         yield from Parallel(n_jobs=self.jobs, return_as="generator_unordered")(tasks)
 
