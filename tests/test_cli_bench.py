@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import spymaster_ai
 import spymaster_ai.cli.bench_cmds  # noqa: F401  (registers the commands)
 from spymaster_ai.cli.app import app
 from spymaster_ai.provenance import environment
+from spymaster_ai.sim.runner import dump_result_line
 
 PERFECT_SPY = "test_sim_scripted:CodebookSpymaster:per_clue=2"
 PERFECT_GUESS = "test_sim_scripted:CodebookGuesser"
@@ -70,6 +72,67 @@ def test_bench_duet_files_resume_only_game_and_replay(tmp_path):
     assert invoke("bench", "replay", results, "--index", 99).exit_code == 2
 
 
+def test_an_edited_result_line_is_refused_by_resume_and_by_replay(tmp_path):
+    """A game's "won" set to false by hand used to change the figures on resume, and its
+    replay still said "final state verified"."""
+    results = tmp_path / "duet.jsonl"
+    args = ["bench", "duet", "--games", 6, "--seed", 5, "--spymaster", PERFECT_SPY, "--guesser", PERFECT_GUESS,
+            "--results", results, "--json"]
+    first = invoke(*args)
+    assert first.exit_code == 0, first.stderr
+    assert json.loads(first.stdout)["wins"] == 6
+    lines = results.read_text().splitlines()
+    data = json.loads(lines[3])
+    data["won"] = False
+    lines[3] = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    results.write_text("\n".join(lines) + "\n")
+    for res in (invoke(*args), invoke("bench", "replay", results, "--index", data["index"])):
+        assert res.exit_code == 2 and res.stdout == "" and "Traceback" not in res.stderr
+        err = res.stderr.strip().splitlines()
+        assert len(err) == 1 and f"{results} line 4 does not match its checksum" in err[0]
+    assert invoke("bench", "replay", results, "--index", 0).exit_code == 0  # the other lines still replay
+
+
+def test_replay_refuses_a_line_whose_outcome_its_moves_contradict(tmp_path):
+    """Someone who recomputes the checksum can still flip "won": the replay ties the line's
+    outcome to its moves, so "final state verified" is never printed beside a false figure."""
+    results = tmp_path / "duet.jsonl"
+    res = invoke("bench", "duet", "--games", 2, "--seed", 5, "--spymaster", PERFECT_SPY, "--guesser", PERFECT_GUESS,
+                 "--results", results, "--json")
+    assert res.exit_code == 0, res.stderr
+    lines = results.read_text().splitlines()
+    data = json.loads(lines[1])
+    assert data["won"] and data["error"] is None
+    data["won"], data["loss_cause"] = False, "timeout"
+    lines[1] = dump_result_line(data)  # a checksum that matches the forged line
+    results.write_text("\n".join(lines) + "\n")
+    res = invoke("bench", "replay", results, "--index", data["index"])
+    assert res.exit_code == 2 and "verified" not in res.stdout and "Traceback" not in res.stderr
+    assert "won=False" in res.stderr and "its moves give won=True" in res.stderr
+
+
+@pytest.mark.parametrize("game", ["duet", "classic", "solo", "kim2019", "pictures"])
+def test_the_outcome_of_every_saved_game_is_the_one_its_moves_replay_to(tmp_path, game):
+    """The figures come from the lines; the lines' outcomes must be what their moves give."""
+    if game in ("classic", "pictures"):  # each team wins when it starts
+        fast = "test_sim_scripted:CodebookSpymaster:per_clue=9"
+        lineups = [["--red", fast, "--red-guesser", PERFECT_GUESS, "--blue", fast, "--blue-guesser", PERFECT_GUESS]]
+    else:
+        lineups = [["--spymaster", s, "--guesser", g] for s, g in ((PERFECT_SPY, PERFECT_GUESS), (RANDOM_SPY, RANDOM_GUESS))]
+    outcomes = set()
+    for k, who in enumerate(lineups):
+        results = tmp_path / f"r{k}.jsonl"
+        res = invoke("bench", game, "--games", 4, "--seed", 2, *who, "--results", results, "--json")
+        assert res.exit_code == 0, res.stderr
+        for line in results.read_text().splitlines():
+            saved = json.loads(line)
+            rep = invoke("bench", "replay", results, "--index", saved["index"], "--json")
+            assert rep.exit_code == 0, rep.stderr
+            assert json.loads(rep.stdout)["won"] == saved["won"]
+            outcomes.add(saved["won"])
+    assert outcomes == {True, False}  # wins and losses both checked
+
+
 def test_bench_classic_human_output():
     res = invoke("bench", "classic", "--games", 2, "--red", "test_sim_scripted:CodebookSpymaster:per_clue=9",
                  "--red-guesser", PERFECT_GUESS, "--blue", RANDOM_SPY, "--blue-guesser", RANDOM_GUESS,
@@ -109,10 +172,26 @@ def test_results_file_of_another_run_exit_2(tmp_path):
     saved = [json.loads(line) for line in results.read_text().splitlines()]
     for data in saved:
         data["environment"]["packages"]["transformers"] = "4.0.0"
-    results.write_text("".join(json.dumps(d, sort_keys=True) + "\n" for d in saved))
+    results.write_text("".join(dump_result_line(d) + "\n" for d in saved))  # as that install wrote them
     res = invoke(*base, "--seed", 1, "--games", 3)
     assert res.exit_code == 2 and "Traceback" not in res.stderr
     assert "other library versions" in res.stderr and "transformers 4.0.0" in res.stderr
+
+
+def test_a_results_file_in_use_is_refused_in_one_line_and_left_alone(tmp_path):
+    from spymaster_ai.sim.runner import results_lock
+
+    results = tmp_path / "r.jsonl"
+    base = ["bench", "duet", "--games", 2, "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS, "--results", results]
+    assert invoke(*base, "--seed", 1).exit_code == 0
+    before = results.read_bytes()
+    with results_lock(results):  # another run writing this file
+        res = invoke(*base, "--seed", 1, "--games", 4)
+    assert res.exit_code == 2 and "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{results} is in use by another run (process {os.getpid()})" in lines[0]
+    assert results.read_bytes() == before
+    assert invoke(*base, "--seed", 1, "--games", 4).exit_code == 0  # once it is free
 
 
 @pytest.mark.parametrize(
@@ -143,6 +222,24 @@ def test_an_unwritable_output_path_is_refused_before_any_game(tmp_path, command,
     assert message in res.stderr and option in res.stderr and "Traceback" not in res.stderr
     assert not played.exists()  # refused before the first game
     assert (tmp_path / "afile").read_text() == "keep me\n"
+
+
+def test_results_and_out_on_one_file_are_refused_before_any_game(tmp_path):
+    """--results X --out X: the summary written last would replace every saved game."""
+    results = tmp_path / "r.jsonl"
+    args = ["bench", "duet", "--games", 2, "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS, "--results", results]
+    res = invoke(*args, "--out", results)
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--out" in lines[0] and "--results" in lines[0] and "same file" in lines[0]
+    assert not results.exists()  # refused before the first game
+    assert invoke(*args).exit_code == 0
+    before = results.read_bytes()
+    link = tmp_path / "link.jsonl"  # the same file under another name
+    link.symlink_to(results)
+    res = invoke(*args, "--out", link)
+    assert res.exit_code == 2 and "same file" in res.stderr
+    assert results.read_bytes() == before
 
 
 def test_replay_refuses_a_folder_and_an_incomplete_record_in_one_line(tmp_path):
@@ -214,3 +311,71 @@ def test_json_stdout_stays_one_object_when_an_agent_prints(tmp_path):
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout)["games"] == 4
         assert "thinking out loud" in proc.stderr
+
+
+def _proc_stat(pid: int):
+    """(parent pid, state, start time) of a process from /proc, or None once it is gone."""
+    try:
+        text = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[1]), fields[0], fields[19]
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """Every living descendant of ``pid``: process id -> start time (to tell a reused id)."""
+    stats = {int(p): s for p in os.listdir("/proc") if p.isdigit() and (s := _proc_stat(int(p))) is not None}
+    found, frontier = {}, [pid]
+    while frontier:
+        parent = frontier.pop()
+        for child, (ppid, state, start) in stats.items():
+            if ppid == parent and state != "Z" and child not in found:
+                found[child] = start
+                frontier.append(child)
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads processes from /proc (Linux)")
+def test_worker_processes_end_with_a_killed_bench(tmp_path):
+    """SIGKILL of a bench used to leave its joblib/loky workers running (about 750 MB each
+    with real models), for minutes."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    results = tmp_path / "r.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from spymaster_ai.cli.app import main; main()", "bench", "duet", "--games", "1000000",
+         "--spymaster", RANDOM_SPY, "--guesser", RANDOM_GUESS, "--jobs", "2", "--results", str(results), "--no-progress"],
+        cwd=root, env={**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    workers: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (results.exists() and results.stat().st_size > 0):
+            assert proc.poll() is None, "the bench ended before it was killed"
+            time.sleep(0.1)
+        workers = _descendants(proc.pid)  # games came back, so the workers are up
+        assert len(workers) >= 2
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+        def alive():
+            return [pid for pid, start in workers.items() if (s := _proc_stat(pid)) and s[1] != "Z" and s[2] == start]
+
+        deadline = time.monotonic() + 30
+        while alive() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert alive() == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid, start in workers.items():  # what this test started, if it outlived the check
+            if (s := _proc_stat(pid)) and s[2] == start:
+                os.kill(pid, signal.SIGKILL)

@@ -3,13 +3,17 @@ interruption (torn line, killed process), refusal of another run's file, agents 
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -17,7 +21,7 @@ from test_sim_scripted import scripted_factory
 
 from spymaster_ai import provenance
 from spymaster_ai.sim import runner
-from spymaster_ai.sim.backends import BackendError
+from spymaster_ai.sim.backends import BackendError, ChunkJob, LocalBackend, play_chunk
 from spymaster_ai.sim.play import PlayOptions, lineup
 from spymaster_ai.sim.runner import ResultsFileError, dump_result_line, run_games
 
@@ -95,11 +99,39 @@ def test_resume_after_killing_the_process(tmp_path):
         proc.wait()
     saved = len(target.read_bytes().splitlines())
     assert 8 <= saved < 200, "the run should have been killed midway"
+    assert target.with_name("killed.jsonl.lock").exists()  # the dead run's lock file stays, its lock does not
     resumed, _ = run(tmp_path, "killed.jsonl", games=200)
     assert resumed.played <= 200 - saved + 1  # at most a torn last line is played again
     full, p_full = run(tmp_path, "full.jsonl", games=200, jobs=2)
     assert target.read_bytes() == p_full.read_bytes()
+    assert not target.with_name("killed.jsonl.lock").exists()
     assert resumed.summary()["wins"] == full.summary()["wins"]
+
+
+def test_a_second_run_on_a_results_file_in_use_is_refused_and_nothing_is_lost(tmp_path, monkeypatch):
+    """Two runs given one results file (seeds 1 and 2): while the first plays, the second is
+    refused at once; the first keeps every game (a second writer used to erase them)."""
+    monkeypatch.setattr(runner, "_AGENTS", {})
+    path = tmp_path / "mix.jsonl"
+    second = []
+
+    def meddling(role, spec):  # builds the first run's agents, while it holds the file
+        if not second:
+            try:
+                run_games("duet", lineup("duet", "random", "random"), games=4, seed=2, results_path=path,
+                          factory=scripted_factory)
+                second.append("accepted")
+            except ResultsFileError as exc:
+                second.append(str(exc))
+        return scripted_factory(role, spec)
+
+    first = run_games("duet", lineup("duet", "random", "random"), games=4, seed=1, results_path=path, factory=meddling)
+    assert len(second) == 1 and second[0].startswith(f"{path} is in use by another run"), second
+    alone, p_alone = run(tmp_path, "alone.jsonl", games=4, seed=1)
+    assert path.read_bytes() == p_alone.read_bytes() and first.played == 4
+    assert not path.with_name("mix.jsonl.lock").exists()  # released, and no lock file left behind
+    again, _ = run(tmp_path, "mix.jsonl", games=4, seed=1)
+    assert again.played == 0
 
 
 def test_only_one_game_equals_that_game_of_the_full_run(tmp_path):
@@ -155,17 +187,43 @@ def test_a_file_played_under_other_library_versions_is_refused_and_left_alone(tm
     assert p.read_bytes() == before
 
 
-def test_a_file_from_before_versions_were_recorded_resumes_unchanged(tmp_path):
-    full, p_full = run(tmp_path, "full.jsonl", games=6)
-    _, p = run(tmp_path, "old.jsonl", games=6, indices=[0, 1, 2])
-    _rewrite(p, lambda data: data.pop("environment"))
-    old_lines = p.read_text().splitlines()
-    resumed, _ = run(tmp_path, "old.jsonl", games=6)
-    assert resumed.played == 3
+def test_every_line_carries_the_sha256_of_the_rest_of_it(tmp_path):
+    _, p = run(tmp_path, "r.jsonl", games=3)
+    for line in p.read_text().splitlines():
+        data = json.loads(line)
+        digest = data.pop("checksum")
+        canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert digest == hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def test_an_edited_result_line_is_refused_naming_the_file_and_line(tmp_path):
+    """A hand edit (one game's "won" flipped) used to be resumed into the figures."""
+    _, p = run(tmp_path, "r.jsonl", games=6, indices=[0, 1, 2])
     lines = p.read_text().splitlines()
-    assert lines[:3] == old_lines  # the old lines keep their bytes
-    assert lines[3:] == p_full.read_text().splitlines()[3:]
-    assert resumed.summary()["win_rate"] == full.summary()["win_rate"]
+    data = json.loads(lines[1])
+    data["won"] = not data["won"]  # the checksum left as it was
+    lines[1] = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    p.write_text("\n".join(lines) + "\n")
+    before = p.read_bytes()
+    with pytest.raises(ResultsFileError, match=rf"{re.escape(str(p))} line 2 does not match its checksum"):
+        run(tmp_path, "r.jsonl", games=6)
+    assert p.read_bytes() == before
+
+
+def test_a_file_from_before_checksums_is_refused_with_a_rerun_hint(tmp_path):
+    """Lines without a checksum (an older results file, or one written by hand) cannot be told
+    from edited ones: refused, and left as they were."""
+    _, p = run(tmp_path, "old.jsonl", games=6, indices=[0, 1, 2])
+    old = []
+    for line in p.read_text().splitlines():
+        data = json.loads(line)
+        data.pop("checksum", None)
+        data.pop("environment")  # as written before environments were kept
+        old.append(json.dumps(data, sort_keys=True, separators=(",", ":")))
+    p.write_text("\n".join(old) + "\n")
+    with pytest.raises(ResultsFileError, match=rf"{re.escape(str(p))} line 1 has no checksum.*rerun"):
+        run(tmp_path, "old.jsonl", games=6)
+    assert p.read_text().splitlines() == old
 
 
 def test_games_from_a_worker_with_other_versions_stop_the_run(tmp_path, monkeypatch):
@@ -222,6 +280,58 @@ def test_a_torn_line_cut_anywhere_is_played_again(tmp_path, cut):
         handle.write(dump_result_line(full.results[3])[:cut])
     resumed, _ = run(tmp_path, "part.jsonl", games=4)
     assert resumed.played == 1 and p.read_bytes() == p_full.read_bytes()
+
+
+class _Enough(Exception):
+    pass
+
+
+class _FirstChunksOnly(runner.Backend):
+    """Plays the first ``count`` chunks it is handed (in this process), then ends the run."""
+
+    name = "first-chunks"
+
+    def __init__(self, count: int) -> None:
+        self.count, self.seen = count, []
+
+    @property
+    def workers(self) -> int:
+        return 2
+
+    def play(self, job, chunks):
+        for chunk in itertools.islice(chunks, self.count):
+            self.seen.append(list(chunk))
+            yield play_chunk(job, chunk)
+        raise _Enough
+
+
+def test_a_huge_run_builds_its_work_as_it_goes(tmp_path):
+    """--games 100000000 --jobs -1 used to list every index and chunk before the first game
+    (5.4 GB). A list of 2**62 indices cannot even be asked for; streamed, a few chunks are."""
+    backend = _FirstChunksOnly(3)
+    run(None, "", games=2)  # the modules a game imports, imported before memory is traced
+    tracemalloc.start()
+    try:
+        with pytest.raises(_Enough):
+            run(tmp_path, "huge.jsonl", games=2**62, backend=backend)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    size = len(backend.seen[0])
+    assert backend.seen == [list(range(k * size, (k + 1) * size)) for k in range(3)]
+    assert len((tmp_path / "huge.jsonl").read_text().splitlines()) == 3 * size  # what was played is saved
+    assert peak < 64 * 2**20  # bytes: flat, whatever --games is
+
+
+@pytest.mark.filterwarnings("ignore:.*have been cancelled:UserWarning")  # joblib, on the early stop
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_local_backend_takes_chunks_only_as_it_needs_them(jobs):
+    job = ChunkJob("duet", lineup("duet", "random", "random"), PlayOptions().to_json(), 11, scripted_factory)
+    endless = ([i] for i in itertools.count())
+    played = LocalBackend(jobs).play(job, endless)
+    batches = [next(played) for _ in range(4)]
+    played.close()
+    assert all(len(batch) == 1 for batch in batches)
 
 
 def test_agents_are_built_once_per_process_and_per_role(monkeypatch):

@@ -18,7 +18,7 @@ from .. import __version__
 from ..provenance import environment
 from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
 from .app import app
-from .errors import BadInput, check_output_file, check_output_folder, fail, first_line, user_errors
+from .errors import BadInput, check_distinct_files, check_output_file, check_output_folder, fail, first_line, user_errors
 from .output import stdout_to_stderr
 
 bench_app = typer.Typer(
@@ -137,7 +137,7 @@ def _bench(
     backend: str = "local",
     address: Optional[str] = None,
 ) -> None:
-    from ..sim.runner import run_games
+    from ..sim.runner import dump_result_line, run_games
 
     check_run_size(games, jobs)
     indices = None
@@ -148,6 +148,7 @@ def _bench(
     check_backend(backend, address)
     check_output_file(out, "--out")
     check_output_file(results, "--results")
+    check_distinct_files(out, "--out", results, "--results")
     _check_agents(list(specs.items()))
     with stdout_to_stderr(as_json):
         run = run_games(
@@ -171,7 +172,7 @@ def _bench(
     }
     if only_game is not None:
         report["only_game"] = only_game
-        report["result"] = run.results[0].to_json()
+        report["result"] = json.loads(dump_result_line(run.results[0]))  # as its line in a results file
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -319,18 +320,37 @@ _one_team("solo", "Two-player (solo) variant against the simulated opponent, wit
 _one_team("kim2019", "Kim et al. 2019: one team alone on 8/7/9/1; mean turns to cover its 8 cards (a loss counts 25).")
 
 
+def _outcome_contradiction(found: Any, game: Any) -> Optional[str]:
+    """How a saved game's outcome contradicts the game its moves replay to (None: it does not).
+
+    Why: the line's checksum shows only that the line is as written, and anyone can recompute
+    it; this ties the figures (won, loss cause) to the replayed moves. A game ended by an agent
+    error is decided by the error, not the board, so it is not judged here.
+    """
+    from ..rules.cards import Team
+    from ..rules.duet import DuetGame
+
+    if found.error is not None:
+        return None
+    won = game.winner is True if isinstance(game, DuetGame) else game.winner is Team.RED
+    cause = None if won else (game.loss_cause.value if game.loss_cause is not None else None)
+    if (found.won, found.loss_cause) == (won, cause):
+        return None
+    return f"it says won={found.won}, loss_cause={found.loss_cause!r}; its moves give won={won}, loss_cause={cause!r}"
+
+
 @bench_app.command("replay")
 def bench_replay(
     results: Path = typer.Argument(..., help="A --results JSON-lines file."),
     index: int = typer.Option(..., "--index", "-i", help="Game index to replay."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Replay one saved game through the engine and check it reaches the recorded final state."""
+    """Replay one saved game through the engine and check it reaches the recorded final state and outcome."""
 
     def replay() -> None:
         from ..rules.record import RecordError, from_record
         from ..sim.play import GameResult
-        from ..sim.runner import read_result_lines
+        from ..sim.runner import check_result_line, read_result_lines
 
         if not results.exists():
             raise BadInput(f"no such results file: {results}")
@@ -345,6 +365,7 @@ def bench_replay(
                     found = GameResult.from_json(data)
                 except (ValueError, TypeError) as exc:
                     raise BadInput(f"{results} line {number} is not a game result: {exc}") from exc
+                check_result_line(data, results, number)
                 break
         if found is None:
             raise BadInput(f"{results} holds no game with index {index}")
@@ -352,6 +373,9 @@ def bench_replay(
             game = from_record(found.record)
         except RecordError as exc:
             raise BadInput(f"game {index} does not replay: {exc}") from exc
+        contradiction = _outcome_contradiction(found, game)
+        if contradiction:
+            raise BadInput(f"{results}: game {index} does not match its replay: {contradiction}")
         report = {
             "game": found.game, "index": index, "seed": found.seed, "agents": found.agents, "won": found.won,
             "loss_cause": found.loss_cause, "turns": found.turns, "score": found.score, "verified": True,

@@ -7,6 +7,7 @@ Every command module reports user errors the same way through these helpers, so 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Iterable, NoReturn, Optional
 
@@ -72,3 +73,15 @@ def check_output_folder(path: Optional[Path], option: str) -> None:
     if path.exists() and not path.is_dir():
         raise BadInput(f"{option}: {path} is a file; give a folder")
     _check_parents(path, option)
+
+
+def check_distinct_files(first: Optional[Path], first_option: str, second: Optional[Path], second_option: str) -> None:
+    """Refuse two output options naming one file (also through a link): the file written last
+    would silently replace the other, e.g. a summary written over the games of a results file."""
+    if first is None or second is None:
+        return
+    same = first.resolve() == second.resolve()
+    if same or (first.exists() and second.exists() and os.path.samefile(first, second)):
+        raise BadInput(
+            f"{first_option} and {second_option} are the same file ({first}): one would overwrite the other; give two files"
+        )

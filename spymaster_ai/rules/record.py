@@ -2,8 +2,10 @@
 
 A record is replayed by building the game from its configuration and applying the moves
 through the engine itself, so a replay is checked by the same rules as live play. A record
-whose moves the engine refuses, or whose stored final state differs from the replayed one,
-was damaged or tampered with and is refused with :class:`RecordError`.
+whose moves the engine refuses, whose stored final state differs from the replayed one, or
+whose ``sha256`` does not match its content was damaged or edited and is refused with
+:class:`RecordError`. The checksum is unkeyed: it catches accidental corruption and hand
+edits, not someone who recomputes it (a consistent forged record with legal moves replays).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ def to_record(game: Game, meta: dict | None = None) -> dict:
 
 
 def from_record(record: Any, *, verify: bool = True) -> Game:
-    """Rebuild a game by replaying a record; refuse bad or tampered records with RecordError."""
+    """Rebuild a game by replaying a record; refuse bad, damaged or edited records with RecordError."""
     if not isinstance(record, dict):
         raise RecordError(f"a game record is a JSON object, got {type(record).__name__}")
     if record.get("format") != FORMAT:

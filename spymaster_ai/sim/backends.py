@@ -5,7 +5,8 @@ plays lists of game indices and hands back their results (in any order). Game ``
 played from ``game_seed(seed, i)`` alone, so every backend gives the same games, and the
 runner writes the same file.
 
-- ``LocalBackend``: in this process (one job) or joblib/loky worker processes.
+- ``LocalBackend``: in this process (one job) or joblib/loky worker processes, which end
+  with the process that started them (``_end_with_parent``), even one killed by SIGKILL.
 - ``RayBackend``: one Ray actor per worker (``num_cpus=1`` each), which builds the agents
   once (the runner's per-process cache) and plays chunk after chunk. The run's shared
   context (specs, options, factory) goes through the object store once per run
@@ -23,9 +24,12 @@ import logging
 import math
 import os
 import sys
+import threading
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Optional, Sequence, Union
+from itertools import chain, islice
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     from .runner import AgentFactory
@@ -64,6 +68,39 @@ def play_chunk(job: ChunkJob, indices: Sequence[int]) -> list[dict]:
     return _play_indices(job.game, job.specs, job.options, job.seed, list(indices), job.factory)
 
 
+# The parent this worker process watches (set once, by its first chunk), and how often.
+_WATCHED_PARENT: Optional[int] = None
+_PARENT_POLL_SECONDS = 1.0
+
+
+def _end_with_parent(parent: int) -> None:
+    """In a worker: exit as soon as ``parent`` (the run's process) is gone.
+
+    Why: loky keeps idle workers for minutes and never learns that a killed parent is gone,
+    so a SIGKILLed bench left them running, each holding its models. A daemon thread polls
+    ``os.getppid()``, which changes when the parent dies (the worker is adopted by another
+    process). Polling, not ``PR_SET_PDEATHSIG``: that signal follows the *thread* that
+    started the worker, and a pool may start workers from a short-lived thread.
+    """
+    global _WATCHED_PARENT
+    if _WATCHED_PARENT is not None or os.getpid() == parent:
+        return
+    _WATCHED_PARENT = parent
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
+def _play_chunk_in_worker(job: ChunkJob, indices: Sequence[int], parent: int) -> list[dict]:
+    """A loky task: watch the parent (once per worker), then play the chunk."""
+    _end_with_parent(parent)
+    return play_chunk(job, indices)
+
+
 def _cpu_count() -> int:
     return os.cpu_count() or 1
 
@@ -83,8 +120,9 @@ class Backend(ABC):
         return max(1, min(_MAX_CHUNK, math.ceil(games / (self.workers * _CHUNKS_PER_WORKER))))
 
     @abstractmethod
-    def play(self, job: ChunkJob, chunks: Sequence[Sequence[int]]) -> Iterator[list[dict]]:
-        """Yield each chunk's results as it finishes (any order)."""
+    def play(self, job: ChunkJob, chunks: Iterable[Sequence[int]]) -> Iterator[list[dict]]:
+        """Yield each chunk's results as it finishes (any order). ``chunks`` may be a generator:
+        take chunks only as workers free up, so a huge run never lists its work up front."""
 
     def close(self) -> None:
         """Release workers and connections this backend started."""
@@ -112,15 +150,19 @@ class LocalBackend(Backend):
         """``jobs``; negative as in joblib (-1: every core, -2: all but one...)."""
         return max(1, _cpu_count() + 1 + self.jobs) if self.jobs < 0 else self.jobs
 
-    def play(self, job: ChunkJob, chunks: Sequence[Sequence[int]]) -> Iterator[list[dict]]:
-        if self.workers == 1 or len(chunks) <= 1:
-            for chunk in chunks:
+    def play(self, job: ChunkJob, chunks: Iterable[Sequence[int]]) -> Iterator[list[dict]]:
+        chunks = iter(chunks)
+        first = list(islice(chunks, 2))  # one chunk alone is played here, without a pool
+        if self.workers == 1 or len(first) <= 1:
+            for chunk in chain(first, chunks):
                 for i in chunk:
                     yield play_chunk(job, [i])
             return
         from joblib import Parallel, delayed
 
-        tasks = (delayed(play_chunk)(job, list(chunk)) for chunk in chunks)
+        parent = os.getpid()
+        tasks = (delayed(_play_chunk_in_worker)(job, list(chunk), parent) for chunk in chain(first, chunks))
+        # joblib draws tasks from the generator a few at a time (pre_dispatch), not all at once
         yield from Parallel(n_jobs=self.jobs, return_as="generator_unordered")(tasks)
 
 
@@ -276,14 +318,16 @@ class RayBackend(Backend):
 
     # -- running ---------------------------------------------------------------------------------
 
-    def play(self, job: ChunkJob, chunks: Sequence[Sequence[int]]) -> Iterator[list[dict]]:
-        if not chunks:
+    def play(self, job: ChunkJob, chunks: Iterable[Sequence[int]]) -> Iterator[list[dict]]:
+        chunks = iter(chunks)
+        first = next(chunks, None)
+        if first is None:
             return
         actors = self._ensure_actors()
         import ray
 
         job_ref = ray.put(job)  # once per run; every task gets the reference
-        todo = iter(list(c) for c in chunks)
+        todo = (list(c) for c in chain([first], chunks))  # drawn as actors free up
         pending: dict[Any, Any] = {}  # object ref -> actor
 
         def submit(actor: Any) -> None:

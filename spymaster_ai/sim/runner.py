@@ -2,7 +2,8 @@
 
 - Game ``i`` of a run with master seed ``S`` is played from ``game_seed(S, i)`` alone, so the
   results do not depend on how games are spread over processes.
-- Chunks of game indices run on a backend (``backends``): this machine's processes
+- Chunks of game indices, made only as the backend asks for them (so a run of 10^8 games
+  costs no memory before it plays), run on a backend (``backends``): this machine's processes
   (joblib/loky, reused between calls) or Ray actors on a cluster. Every worker process builds
   each agent once and keeps it for every later game (agents are ``reset`` per game); loading
   embeddings is the slow part.
@@ -14,18 +15,26 @@
   environments may differ, so one figure never mixes them), and the file is rewritten
   sorted by index and deduplicated at the end, so the same run gives a byte-identical file
   whatever ``jobs`` is and however often it was interrupted.
+- Every line carries ``checksum``, the sha256 of the rest of the line (canonical JSON); resume
+  and ``bench replay`` refuse a line whose checksum is missing or wrong, so a line damaged on
+  disk or edited by hand never reaches the figures. It guards against accidents and hand
+  edits only: the hash has no key, so whoever recomputes it can still forge a line.
+- A run holds its results file for its whole length (``results_lock``): a second run given
+  the same file is refused at once, instead of both rewriting it and one run's games vanishing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Container, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from ..provenance import differences, environment
 from .backends import Backend, BackendError, ChunkJob, make_backend
@@ -33,8 +42,14 @@ from .metrics import summarise
 from .play import ROLES, GameResult, PlayOptions, play_game
 from .seeds import game_seed
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: results files are not locked
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
-    "AgentFactory", "ResultsFileError", "RunResult", "check_specs", "dump_result_line", "progress_bar", "registry_factory", "run_games",
+    "AgentFactory", "ResultsFileError", "RunResult", "check_result_line", "check_specs", "dump_result_line", "progress_bar",
+    "registry_factory", "results_lock", "run_games",
 ]
 
 AgentFactory = Callable[[str, str], Any]  # (role, spec) -> a Spymaster or Guesser
@@ -138,10 +153,43 @@ def _play_indices(
 # ----------------------------------------------------------------------------- results file
 
 
-def dump_result_line(result: Union[GameResult, Mapping[str, Any]]) -> str:
-    """The canonical JSON line of a result (sorted keys, no spaces): byte-stable."""
-    data = result.to_json() if isinstance(result, GameResult) else result
+_CHECKSUM = "checksum"
+
+
+def _canonical(data: Mapping[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _line_checksum(data: Mapping[str, Any]) -> str:
+    """sha256 of the canonical JSON of a line without its checksum field."""
+    body = {k: v for k, v in data.items() if k != _CHECKSUM}
+    return hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
+
+
+def dump_result_line(result: Union[GameResult, Mapping[str, Any]]) -> str:
+    """The canonical JSON line of a result (sorted keys, no spaces: byte-stable), with the
+    checksum of its content (any checksum already in ``result`` is recomputed)."""
+    data = result.to_json() if isinstance(result, GameResult) else result
+    return _canonical({**data, _CHECKSUM: _line_checksum(data)})
+
+
+def check_result_line(data: Mapping[str, Any], path: Path, number: int) -> None:
+    """Refuse line ``number`` of ``path`` unless its checksum matches its content.
+
+    Why: a flipped "won" would otherwise change the figures on resume and still replay. This
+    catches damage on disk and hand edits, not a forgery: the checksum is an unkeyed sha256,
+    which anyone editing the line can recompute.
+    """
+    if _CHECKSUM not in data:
+        raise ResultsFileError(
+            f"{path} line {number} has no checksum (a results file from before they were kept, or a line written "
+            "by hand): rerun these games into a new results file"
+        )
+    if data[_CHECKSUM] != _line_checksum(data):
+        raise ResultsFileError(
+            f"{path} line {number} does not match its checksum: it was changed after it was written (edited or "
+            "damaged); delete that line and rerun to play that game again"
+        )
 
 
 def _other_versions(result: GameResult, here: dict) -> list[str]:
@@ -209,14 +257,58 @@ def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict
     here = environment()
     for k, (number, line) in enumerate(lines):
         try:
-            result = GameResult.from_json(json.loads(line))
+            data = json.loads(line)
+            result = GameResult.from_json(data)
         except (ValueError, TypeError, AttributeError) as exc:  # JSONDecodeError is a ValueError
             if isinstance(exc, json.JSONDecodeError) and k == len(lines) - 1 and _torn(line):
                 continue  # the last line cut short by an interruption: that game is played again
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
+        check_result_line(data, path, number)
         _check_belongs(result, game, specs, options, seed, path, here)
         done.setdefault(result.index, result)
     return done
+
+
+@contextmanager
+def results_lock(path: Path) -> Iterator[None]:
+    """Hold ``path`` for one run: an exclusive, non-blocking ``flock`` on ``<path>.lock``.
+
+    Why: two runs on one file each rewrite it from what they read, so one run's games would
+    vanish; the second run is refused at once instead (:class:`ResultsFileError`). The kernel
+    drops a flock with its process, so a killed run never leaves the file locked. The lock file
+    is removed before it is unlocked, and a run that locked a file since removed tries again,
+    so no lock files pile up and two runs never hold two different lock files.
+    """
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    lock = path.with_name(path.name + ".lock")
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            who = f" (process {holder})" if holder.isdigit() else ""
+            raise ResultsFileError(
+                f"{path} is in use by another run{who}: wait for it to end, or give this run another results file"
+            ) from None
+        try:
+            current = os.path.samestat(os.fstat(fd), os.stat(lock))
+        except FileNotFoundError:
+            current = False
+        if current:
+            break
+        os.close(fd)  # a holder removed it as we opened it: lock the new one
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        yield
+    finally:
+        with suppress(FileNotFoundError):
+            os.unlink(lock)
+        os.close(fd)
 
 
 def _write_sorted(path: Path, results: Mapping[int, GameResult]) -> None:
@@ -231,8 +323,12 @@ def _write_sorted(path: Path, results: Mapping[int, GameResult]) -> None:
 # ----------------------------------------------------------------------------- driver
 
 
-def _chunks(indices: Sequence[int], size: int) -> list[list[int]]:
-    return [list(indices[k : k + size]) for k in range(0, len(indices), size)]
+def _chunks(indices: Iterable[int], size: int) -> Iterator[list[int]]:
+    """Consecutive chunks of ``size`` indices, each made when the backend asks for it: a run of
+    any length then costs no memory before its games are played."""
+    rest = iter(indices)
+    while chunk := list(islice(rest, size)):
+        yield chunk
 
 
 @contextmanager
@@ -292,22 +388,33 @@ def run_games(
     specs = {role: specs[role] for role in ROLES[game]}
     check_specs(specs.items(), factory)
     options = options or PlayOptions()
-    wanted = list(range(games)) if indices is None else sorted(set(int(i) for i in indices))
-    if any(i < 0 or i >= games for i in wanted):
-        raise ValueError(f"game indices must lie in 0..{games - 1}")
+    wanted: Sequence[int]
+    if indices is None:
+        wanted = selected = range(games)  # lazy: a huge --games lists nothing
+    else:
+        wanted = sorted(set(int(i) for i in indices))
+        selected = set(wanted)
+        if any(i < 0 or i >= games for i in wanted):
+            raise ValueError(f"game indices must lie in 0..{games - 1}")
     opts = options.to_json()
     path = Path(results_path) if results_path is not None else None
     runner = make_backend(backend, jobs, address)  # checks the name before any file is touched
     owned = runner is not backend
 
     start = time.perf_counter()
-    try:
+    with ExitStack() as held:
+        if owned:
+            held.callback(runner.close)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            held.enter_context(results_lock(path))  # before reading it: released after the last write
         done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed) if path else {}
         created = path is not None and not path.exists()
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
             _write_sorted(path, done)  # drops a torn last line before appending
-        todo = [i for i in wanted if i not in done]
+        resumed = frozenset(i for i in done if i in selected)
+        remaining = len(wanted) - len(resumed)
+        todo = (i for i in wanted if i not in resumed)  # streamed into chunks as the backend asks
 
         handle = path.open("a", encoding="utf-8") if path is not None else None
         try:
@@ -334,10 +441,10 @@ def run_games(
                     handle.flush()
                 return fresh
 
-            with progress_bar(progress, len(todo), f"{game} {len(todo)} games") as advance:
-                if todo:
+            with progress_bar(progress, remaining, f"{game} {remaining} games") as advance:
+                if remaining:
                     job = ChunkJob(game, specs, opts, seed, factory)
-                    size = chunk_size or runner.chunk_size(len(todo))
+                    size = chunk_size or runner.chunk_size(remaining)
                     for batch in runner.play(job, _chunks(todo, size)):
                         advance(keep(batch))
         finally:
@@ -345,13 +452,11 @@ def run_games(
                 handle.close()
             if created and not done:  # a run that failed before its first game leaves no empty file
                 path.unlink(missing_ok=True)
-    finally:
-        if owned:
-            runner.close()
-    missing_games = [i for i in wanted if i not in done]
-    if missing_games:  # a backend that lost chunks: never report a partial run as whole
-        raise RuntimeError(f"{len(missing_games)} game(s) came back from no worker, e.g. game {missing_games[0]}")
-    if path is not None:
-        _write_sorted(path, done)
+        lost = len(wanted) - sum(1 for i in done if i in selected)
+        if lost:  # a backend that lost chunks: never report a partial run as whole
+            first = next(i for i in wanted if i not in done)
+            raise RuntimeError(f"{lost} game(s) came back from no worker, e.g. game {first}")
+        if path is not None:
+            _write_sorted(path, done)
     seconds = time.perf_counter() - start
-    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=len(todo))
+    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=remaining)
