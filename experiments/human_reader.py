@@ -86,6 +86,7 @@ def main(argv=None) -> int:
     ap.add_argument("--l2", type=float, default=1.0)
     ap.add_argument("--later", type=float, default=0.0)
     ap.add_argument("--intended", type=float, default=0.5)
+    ap.add_argument("--intended-on", default="clue", choices=("clue", "board"))
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--grid", action="store_true", help="compare model sets and weights (slower)")
     ap.add_argument("--write", action="store_true", help=f"refit on every game and write {PARAMS_PATH}")
@@ -115,7 +116,7 @@ def main(argv=None) -> int:
     for models_used, drop, later, intended, l2 in configs:
         key = (later, intended)
         if key not in cache:
-            cache[key] = build_choice_sets(dataset, reader, FitSettings(later, intended, l2))
+            cache[key] = build_choice_sets(dataset, reader, FitSettings(later, intended, l2, args.intended_on))
         sets, n_guess, first_of_row = cache[key]
         cols = columns(models_used, all_models, drop)
         t1, ll, n, predicted, _, targets_of = cross_validate(sets, n_guess, first_of_row, join, cols, l2, args.folds)
@@ -126,7 +127,7 @@ def main(argv=None) -> int:
     if args.out:
         Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     if args.write:
-        settings = FitSettings(args.later, args.intended, args.l2)
+        settings = FitSettings(args.later, args.intended, args.l2, args.intended_on)
         sets, n_guess, _ = build_choice_sets(dataset, reader, settings)
         params = fit_reader(sets, all_models, settings, provenance={
             "data": "Cultural Codes (Shaikh et al. 2023), Codenames Duet validation split: guess and clue tasks",

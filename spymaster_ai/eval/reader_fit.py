@@ -39,9 +39,13 @@ class FitSettings:
     later: float = 0.0
     intended: float = 0.5
     l2: float = 1.0
+    # where intended targets are read: "clue" (the clue task: among the giver's black and tan
+    # cards only) or "board" (guess turns joined to their giver's turn: among every card then
+    # visible, as the guesser saw them)
+    intended_on: str = "clue"
 
     def to_json(self) -> dict:
-        return {"later": self.later, "intended": self.intended, "l2": self.l2}
+        return {"later": self.later, "intended": self.intended, "l2": self.l2, "intended_on": self.intended_on}
 
 
 def data_fingerprint(dataset: HumanDataset) -> str:
@@ -109,7 +113,20 @@ def build_choice_sets(dataset: HumanDataset, reader: HumanReader, settings: FitS
                 first_of_row[turn.row] = len(sets)
             sets.append(ChoiceSet(x[idx], chosen, 1.0 if j == 0 else settings.later, int(game)))
     n_guess = len(sets)
-    if settings.intended > 0:
+    if settings.intended > 0 and settings.intended_on == "board":
+        from .human_join import join_intended_targets
+
+        game_of = {t.row: int(g) for t, g in zip(dataset.guesses, guess_games)}
+        for m in join_intended_targets(dataset.guesses, dataset.clues).matched:
+            turn = m.guess
+            if not reader.reads(turn.clue):
+                continue
+            x = reader.features(turn.remaining, [turn.clue])[0]
+            t_idx = [turn.remaining.index(t) for t in m.targets]
+            for t in t_idx:
+                keep = [i for i in range(len(turn.remaining)) if i == t or i not in t_idx]
+                sets.append(ChoiceSet(x[keep], keep.index(t), settings.intended / len(t_idx), game_of[turn.row]))
+    elif settings.intended > 0:
         for turn, game in zip(dataset.clues, clue_games):
             if not reader.reads(turn.clue):
                 continue
