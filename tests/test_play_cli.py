@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from spymaster_ai.cli import play_cmds  # noqa: F401  (registers the commands)
 from spymaster_ai.cli.app import app
-from spymaster_ai.play import PlaySettings, new_game
+from spymaster_ai.play import PlaySettings, Session, new_game, save_session
 from spymaster_ai.rules.cards import Identity, Player
 from spymaster_ai.rules.legality import check_clue
 
@@ -264,3 +264,29 @@ def test_save_and_no_save_together_are_refused(tmp_path):
     save = tmp_path / "game.json"
     result = CliRunner().invoke(app, ["play", "solo", "--save", str(save), "--no-save", *AI])
     assert result.exit_code == 2 and "--no-save" in result.stderr and not save.exists()
+
+
+class _Idle:
+    """An AI player that is never asked to move (the game below is saved before any move)."""
+
+    def reset(self, seed: int) -> None:
+        pass
+
+
+def a_fresh_save(path, **settings) -> None:
+    settings = PlaySettings(**{"mode": "solo", "seed": 38, **settings})
+    game, labels = new_game(settings)
+    save_session(Session(settings, game, {"spymaster": _Idle(), "guesser": _Idle()}, labels), path)
+
+
+def test_resuming_a_save_without_its_checksum_is_refused_in_one_line(tmp_path):
+    save = tmp_path / "edited.json"
+    a_fresh_save(save)
+    data = json.loads(save.read_text())
+    del data["sha256"]
+    data["meta"]["play"]["settings"]["role"] = "spymaster"  # a hand edit: the guesser takes the key
+    save.write_text(json.dumps(data))
+    result = CliRunner().invoke(app, ["play", "resume", str(save)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith("error:") and len(result.stderr.strip().splitlines()) == 1
+    assert "has no checksum" in result.stderr and "Traceback" not in result.output

@@ -476,6 +476,26 @@ def test_the_save_file_holds_the_settings_and_refuses_tampering(tmp_path):
         read_saved(tmp_path / "plain.json")
 
 
+@pytest.mark.parametrize("checksum", ["missing", "wrong", "not a string"])
+def test_an_edited_save_without_its_checksum_or_with_a_wrong_one_is_refused(tmp_path, checksum):
+    # The edit replays cleanly (the human takes the AI's seat), so only the checksum catches it.
+    session = start(PlaySettings(mode="solo", seed=27, role="guesser"))
+    play_out(session, seed=1)
+    data = json.loads(save_session(session, tmp_path / "s.json").read_text())
+    data["meta"]["play"]["settings"]["role"] = "spymaster"
+    if checksum == "missing":
+        del data["sha256"]
+    else:
+        data["sha256"] = "0" * 64 if checksum == "wrong" else None
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    message = "has no checksum" if checksum != "wrong" else "checksum does not match the content"
+    with pytest.raises(SaveFileError, match=message):
+        read_saved(edited)
+    with pytest.raises(SaveFileError, match=message):
+        resume_session(edited, agents=agents_for(PlaySettings(mode="solo", seed=27, role="spymaster")))
+
+
 def test_a_save_is_atomic_and_leaves_no_temporary_files(tmp_path):
     path = tmp_path / "g.json"
     session = start(PlaySettings(mode="solo", seed=22, role="guesser"), save=saver(path))
