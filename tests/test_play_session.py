@@ -361,6 +361,18 @@ def test_a_guesser_gets_clear_messages_for_bad_words_and_early_stops():
     assert session.answer("quit").quit
 
 
+def test_a_guess_with_a_typo_is_not_played_but_answered_with_the_closest_card():
+    session = start(PlaySettings(mode="solo", seed=16, role="guesser"))
+    session.advance()
+    before = _state(session)
+    card = max(session.game.visible_words(), key=len)
+    typo = card[0] + card[2] + card[1] + card[3:]  # two letters swapped
+    reply = session.answer(typo)
+    assert not reply.moved and _state(session) == before
+    assert f"Did you mean {card.upper()}?" in reply.events[0].text
+    assert session.prompt().kind == "guess"  # asked again
+
+
 def test_classic_penalty_ends_the_turn_and_the_other_side_covers():
     settings = PlaySettings(mode="classic", seed=17, role="spymaster", team="red", penalty=True)
     session = start(settings)
