@@ -18,6 +18,7 @@ from spymaster_ai.cli import play_cmds  # noqa: F401  (registers the commands)
 from spymaster_ai.cli.app import app
 from spymaster_ai.play import PlaySettings, Session, new_game, save_session
 from spymaster_ai.rules.cards import Identity, Player
+from spymaster_ai.rules.moves import Clue
 from spymaster_ai.rules.legality import check_clue
 
 pytestmark = pytest.mark.models
@@ -273,10 +274,37 @@ class _Idle:
         pass
 
 
-def a_fresh_save(path, **settings) -> None:
-    settings = PlaySettings(**{"mode": "solo", "seed": 38, **settings})
+def a_fresh_save(path, finished: bool = False, **settings) -> None:
+    """A solo save (glove50, should a model be loaded); ``finished``: the first guess is the assassin."""
+    settings = PlaySettings(**{"mode": "solo", "seed": 38, "agent": "glove50", **settings})
     game, labels = new_game(settings)
+    if finished:
+        game.give_clue(Clue(legal_clues(game.words, 1)[0].split()[0], 1))
+        game.guess(game.remaining(Identity.ASSASSIN)[0])
+        assert game.is_over
     save_session(Session(settings, game, {"spymaster": _Idle(), "guesser": _Idle()}, labels), path)
+
+
+def test_a_finished_save_is_shown_with_its_result_not_resumed(tmp_path):
+    save = tmp_path / "over.json"
+    a_fresh_save(save, finished=True)
+    before = save.read_bytes()
+    result = run(["resume", str(save), "--no-color"], ["quit"])
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert f"{save} holds a finished game: it is over, there is nothing to resume." in out
+    assert "You lose: your team touched the assassin." in out and END_MARK in out
+    assert "Resumed" not in out and "saved after every move" not in out and "> " not in out
+    assert save.read_bytes() == before
+
+
+def test_starting_over_a_finished_save_shows_its_result_and_offers_no_resume(tmp_path):
+    save = tmp_path / "over.json"
+    a_fresh_save(save, finished=True)
+    result = CliRunner().invoke(app, ["play", "solo", "--seed", "38", "--save", str(save), *AI])
+    assert result.exit_code == 2
+    assert "holds a finished game (You lose: your team touched the assassin.)" in result.stderr
+    assert "resume" not in result.stderr and "--force" in result.stderr
 
 
 def test_resuming_a_save_without_its_checksum_is_refused_in_one_line(tmp_path):

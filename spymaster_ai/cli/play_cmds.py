@@ -2,8 +2,9 @@
 
 A human plays one seat in the terminal, the AI the others. The game is saved after every move
 (default: ``spymaster-<mode>-<seed>.json`` in the current folder; ``--save FILE`` elsewhere,
-``--no-save`` not at all) and ``play resume FILE`` continues it. The save file holds the key
-card (the engine replays the moves from it): the command warns a guesser not to open it.
+``--no-save`` not at all) and ``play resume FILE`` continues it (a finished game is shown, not
+resumed). The save file holds the key card (the engine replays the moves from it): the
+command warns a guesser not to open it.
 Bad options print one line on stderr and exit with status 2.
 """
 
@@ -76,10 +77,7 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         path = None if no_save else (save or default_save_path(settings))
         check_output_file(path, "--save")
         if path is not None and path.exists() and not force:
-            raise BadInput(
-                f"{path} exists: continue it with 'spymaster-ai play resume {path}', "
-                "or choose another --save file (or --force to overwrite it)"
-            )
+            raise BadInput(_exists_message(path))
         if png is not None and settings.mode != "pictures":
             raise BadInput("--png applies to play pictures")
         check_output_file(png, "--png")
@@ -99,6 +97,22 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         return run_console(session, _console(no_color), save_path=path, png=png, intro=intro)
 
     _run(run)
+
+
+def _exists_message(path: Path) -> str:
+    """Why an existing --save file is not overwritten: resume it, unless its game is over."""
+    from ..play import SaveFileError, read_saved
+    from ..play.session import result_events
+
+    try:
+        saved = read_saved(path)
+    except SaveFileError:
+        saved = None
+    if saved is not None and saved.game.is_over:
+        result = " ".join(e.text for e in result_events(saved.settings, saved.game)[:1])
+        return f"{path} holds a finished game ({result}); choose another --save file (or --force to overwrite it)"
+    return (f"{path} exists: continue it with 'spymaster-ai play resume {path}', "
+            "or choose another --save file (or --force to overwrite it)")
 
 
 def _run(run) -> None:
@@ -186,13 +200,19 @@ def play_resume(
     png: Optional[Path] = typer.Option(None, "--png", help="Pictures: write the board as a PNG image here."),
     no_color: bool = NoColorOpt,
 ) -> None:
-    """Continue a saved game where it stopped (the AI players are rebuilt from their specs and seed)."""
+    """Continue a saved game where it stopped (the AI players are rebuilt from their specs and seed).
+
+    A finished game is not resumed: its result and key are shown.
+    """
 
     def run() -> int:
         from ..play import read_saved, resume_session, run_console
+        from ..play.console import show_finished
         from ..play.session import Event
 
         saved = read_saved(file)  # a bad file fails here, before any model is loaded
+        if saved.game.is_over:
+            return show_finished(_console(no_color), file, saved.settings, saved.game, saved.labels)
         if png is not None and saved.settings.mode != "pictures":
             raise BadInput("--png applies to pictures sessions")
         if png is not None and not png.parent.is_dir():

@@ -15,10 +15,12 @@ from typing import Callable, Iterable, Optional
 from rich.console import Console
 
 from .render import render_event, render_screen
-from .screen import Screen
-from .session import Event, Session
+from .screen import Screen, key_screen
+from .session import Event, Session, result_events
+from .settings import PlaySettings
+from .setup import Game
 
-__all__ = ["run_console", "write_board_png", "EXIT_OK", "EXIT_AI_ERROR", "EXIT_INTERRUPTED"]
+__all__ = ["run_console", "show_finished", "write_board_png", "EXIT_OK", "EXIT_AI_ERROR", "EXIT_INTERRUPTED"]
 
 EXIT_OK = 0
 EXIT_AI_ERROR = 1
@@ -41,6 +43,16 @@ def write_board_png(screen: Screen, path: str | Path) -> Path:
 def _show_events(console: Console, events: Iterable[Event]) -> None:
     for e in events:
         console.print(render_event(e.kind, e.text), soft_wrap=True)  # the terminal wraps; paths stay whole
+
+
+def show_finished(console: Console, path: Path, settings: PlaySettings, game: Game, labels: dict[str, str]) -> int:
+    """Show the result and the key of a finished saved game: there is nothing to resume, so
+    no AI player is loaded and the file is left as it is."""
+    _show_events(console, [Event("info", f"{path} holds a finished game: it is over, there is nothing to resume.")])
+    _show_events(console, result_events(settings, game))
+    for screen in key_screen(game, labels, "The key card"):
+        console.print(render_screen(screen))
+    return EXIT_OK
 
 
 def run_console(

@@ -40,7 +40,7 @@ from .screen import ClueLine, Screen, classic_screen, duet_screen, key_screen
 from .settings import PlaySettings
 from .setup import Game, ai_names
 
-__all__ = ["Event", "Prompt", "Reply", "Session", "SessionError", "HELP", "ai_roles"]
+__all__ = ["Event", "Prompt", "Reply", "Session", "SessionError", "HELP", "ai_roles", "result_events"]
 
 
 class SessionError(RuntimeError):
@@ -118,6 +118,62 @@ def _softmax_share(scores: list[float], index: int) -> float:
     top = max(scores)
     weights = [math.exp(s - top) for s in scores]
     return weights[index] / sum(weights)
+
+
+def result_events(settings: PlaySettings, g: Game) -> list[Event]:
+    """How a finished game ended, as the human is told: at the end of a session, and again
+    when its save file is opened (no AI player is needed for that)."""
+    events: list[Event] = []
+    if isinstance(g, DuetGame):
+        if g.winner:
+            events.append(Event("end", f"You win together! Score: {g.score()} "
+                                       f"({g.tokens_left} tokens left, {g.voluntary_stops} voluntary stops"
+                                       f"{', -1 for sudden death' if g.needed_sudden_death else ''})."))
+            if g.tokens == 9:
+                events.append(Event("info", "Standard game: above 5 is good, 9-10 great, above 10 excellent."))
+        else:
+            events.append(Event("end", f"You lose together: {_duet_loss(g)}."))
+    elif g.winner is not None:
+        mine = Team(settings.team)
+        won = g.winner is mine
+        if g.solo:
+            if won:
+                events.append(Event("end", f"You win! Score: {g.score()} (opponent agents not yet covered; "
+                                           f"{g.turns[mine]} turns)."))
+            else:
+                events.append(Event("end", f"You lose: {_classic_loss(g)}."))
+        else:
+            events.append(Event("end", f"{g.winner.value.capitalize()} wins - you {'win' if won else 'lose'}: "
+                                       f"{_classic_loss(g)}."))
+    return events
+
+
+def _duet_loss(g: DuetGame) -> str:
+    cause = g.loss_cause.value if g.loss_cause else ""
+    if cause == "assassin":
+        return "an assassin was touched"
+    if cause == "timeout":
+        return "time ran out (in sudden death nobody could guess any more)"
+    if g.needed_sudden_death:
+        return "a wrong guess in sudden death"
+    return "a bystander when no timer token was left to pay for it"
+
+
+def _classic_loss(g: ClassicGame) -> str:
+    winner, loser = g.winner, g.loser
+    cause = g.loss_cause.value if g.loss_cause else ""
+    if g.solo:
+        if cause == "assassin":
+            return "your team touched the assassin"
+        if cause == "mistake":
+            return "a wrong card in sudden death"
+        return "all the opponent's agents are covered"
+    if cause == "assassin":
+        return f"{loser.value} touched the assassin"
+    if cause == "mistake":
+        return f"{loser.value} touched a wrong card in sudden death"
+    then = " and then the assassin" if g.assassin_ending else ""
+    return f"{winner.value} found all its agents{then}"
 
 
 class Session:
@@ -303,62 +359,13 @@ class Session:
     # ================================================================= the end
     def summary(self) -> tuple[list[Event], list[Screen]]:
         """The result, the AI spymasters' targets (a courtesy, after the end) and the whole key."""
-        g = self.game
-        events: list[Event] = []
-        if isinstance(g, DuetGame):
-            if g.winner:
-                events.append(Event("end", f"You win together! Score: {g.score()} "
-                                           f"({g.tokens_left} tokens left, {g.voluntary_stops} voluntary stops"
-                                           f"{', -1 for sudden death' if g.needed_sudden_death else ''})."))
-                if g.tokens == 9:
-                    events.append(Event("info", "Standard game: above 5 is good, 9-10 great, above 10 excellent."))
-            else:
-                events.append(Event("end", f"You lose together: {self._duet_loss(g)}."))
-        elif g.winner is not None:
-            mine = Team(self.settings.team)
-            won = g.winner is mine
-            if g.solo:
-                if won:
-                    events.append(Event("end", f"You win! Score: {g.score()} (opponent agents not yet covered; "
-                                               f"{g.turns[mine]} turns)."))
-                else:
-                    events.append(Event("end", f"You lose: {self._classic_loss(g)}."))
-            else:
-                events.append(Event("end", f"{g.winner.value.capitalize()} wins - you {'win' if won else 'lose'}: "
-                                           f"{self._classic_loss(g)}."))
+        events = result_events(self.settings, self.game)
         if self.targets:
             events.append(Event("info", "What the AI spymaster aimed at (kept secret during play):"))
             for giver, clue, targets in self.targets:
                 aimed = ", ".join(self.label(t) for t in targets) if targets else "(not reported)"
                 events.append(Event("info", f"  {giver}: {clue.upper()} -> {aimed}"))
-        return events, key_screen(g, self.labels, "The key card")
-
-    @staticmethod
-    def _duet_loss(g: DuetGame) -> str:
-        cause = g.loss_cause.value if g.loss_cause else ""
-        if cause == "assassin":
-            return "an assassin was touched"
-        if cause == "timeout":
-            return "time ran out (in sudden death nobody could guess any more)"
-        if g.needed_sudden_death:
-            return "a wrong guess in sudden death"
-        return "a bystander when no timer token was left to pay for it"
-
-    def _classic_loss(self, g: ClassicGame) -> str:
-        winner, loser = g.winner, g.loser
-        cause = g.loss_cause.value if g.loss_cause else ""
-        if g.solo:
-            if cause == "assassin":
-                return "your team touched the assassin"
-            if cause == "mistake":
-                return "a wrong card in sudden death"
-            return "all the opponent's agents are covered"
-        if cause == "assassin":
-            return f"{loser.value} touched the assassin"
-        if cause == "mistake":
-            return f"{loser.value} touched a wrong card in sudden death"
-        then = " and then the assassin" if g.assassin_ending else ""
-        return f"{winner.value} found all its agents{then}"
+        return events, key_screen(self.game, self.labels, "The key card")
 
     # ================================================================= whose move
     def _actor(self) -> _Actor:
