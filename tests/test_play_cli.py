@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -318,3 +320,62 @@ def test_resuming_a_save_without_its_checksum_is_refused_in_one_line(tmp_path):
     assert result.exit_code == 2
     assert result.stderr.strip().startswith("error:") and len(result.stderr.strip().splitlines()) == 1
     assert "has no checksum" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.fixture
+def read_only(monkeypatch):
+    """Folders added to the returned set refuse new files, as a read-only folder does for a
+    user who is not root (the tests may run as root, for whom chmod would not do)."""
+    folders: set = set()
+    real = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kw):
+        if dir is not None and Path(dir).resolve() in folders:
+            raise PermissionError(13, "Permission denied", str(dir))
+        return real(*args, dir=dir, **kw)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    return folders
+
+
+def test_an_unwritable_save_path_is_one_line_and_another_path_is_offered(tmp_path, read_only):
+    seed = 39
+    game, _ = new_game(PlaySettings(mode="solo", seed=seed))
+    red = game.remaining(Identity.RED)
+    folder, other = tmp_path / "read-only", tmp_path / "other.json"
+    folder.mkdir()
+    read_only.add(folder.resolve())
+    save = folder / "game.json"
+    result = run(["solo", "--seed", str(seed), "--save", str(save), *AI], ["notes", str(other), red[0], "quit"])
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert "Traceback" not in result.output
+    assert f"cannot save the game to {save}: Permission denied. The game goes on in memory.\n" in out
+    assert "Another save file (a .json path), or Enter to go on unsaved> " in out
+    assert "a save file name ends in .json" in out  # "notes" is not taken for a file name
+    assert f"The game is saved after every move in {other}. It holds the key card" in out
+    assert f"The game is saved after every move in {save}" not in out
+    assert f"You touch {red[0].upper()}: a red agent - correct" in out
+    assert [a["type"] for a in json.loads(other.read_text())["actions"]] == ["clue", "guess"]
+    assert not save.exists() and not any(folder.iterdir())
+    assert f"play resume {other}" in out
+
+
+def test_resuming_a_save_in_a_read_only_folder_goes_on_in_memory(tmp_path, read_only):
+    save = tmp_path / "read-only" / "game.json"
+    save.parent.mkdir()
+    a_fresh_save(save)
+    before = save.read_bytes()
+    read_only.add(save.parent.resolve())
+    game, _ = new_game(PlaySettings(mode="solo", seed=38))
+    red = game.remaining(Identity.RED)
+    result = run(["resume", str(save), "--no-color"], ["", red[0], "quit"])
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert "Traceback" not in result.output
+    assert f"cannot save the game to {save}: Permission denied. The game goes on in memory." in out
+    assert "The game goes on without saving." in out
+    assert "saved after every move" not in out
+    assert f"You touch {red[0].upper()}: a red agent - correct" in out  # the move is played, in memory
+    assert "This game was not saved (the save file could not be written)." in out
+    assert save.read_bytes() == before

@@ -1,10 +1,12 @@
 """``spymaster-ai play classic|solo|duet|pictures`` and ``spymaster-ai play resume FILE``.
 
 A human plays one seat in the terminal, the AI the others. The game is saved after every move
-(default: ``spymaster-<mode>-<seed>.json`` in the current folder; ``--save FILE`` elsewhere,
-``--no-save`` not at all) and ``play resume FILE`` continues it (a finished game is shown, not
-resumed). The save file holds the key card (the engine replays the moves from it): the
-command warns a guesser not to open it.
+while the save path is writable (default: ``spymaster-<mode>-<seed>.json`` in the current
+folder; ``--save FILE`` elsewhere, ``--no-save`` not at all); when it cannot be written the
+player is told in one line and offered another path, and the game goes on in memory.
+``play resume FILE`` continues a saved game (a finished one is shown, not resumed). The save
+file holds the key card (the engine replays the moves from it): the command warns a guesser
+not to open it.
 Bad options print one line on stderr and exit with status 2.
 """
 
@@ -53,7 +55,11 @@ PenaltyOpt = typer.Option(
     False, "--penalty",
     help="Play an illegal clue with the rule's penalty instead of refusing it (a refused clue costs nothing).",
 )
-SaveOpt = typer.Option(None, "--save", help="Save file (default: spymaster-<mode>-<seed>.json here).")
+SaveOpt = typer.Option(
+    None, "--save",
+    help="Save file, written after every move while it can be (default: spymaster-<mode>-<seed>.json here); "
+         "if it cannot, play says so and asks for another path.",
+)
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not save the game.")
 ForceOpt = typer.Option(False, "--force", help="Overwrite an existing save file.")
 WordlistOpt = typer.Option("classic", "--wordlist", help="Board word list.")
@@ -88,8 +94,7 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         agents = load_session_agents(settings)
         session = Session(settings, game, agents, labels, save=saver(path) if path is not None else None)
         intro = [Event("info", f"{settings.describe()}. Seed {settings.seed} (the same board again: --seed {settings.seed}).")]
-        if path is not None:
-            session.save_now()  # the file exists from the first moment
+        if path is not None and session.save_now():  # the file exists from the first moment
             intro.append(Event("info", f"The game is saved after every move in {path}."))
             if not settings.human_holds_key:
                 intro.append(Event("warning", f"Spoiler: {path} holds the key card (it is needed to replay the game); "
@@ -121,8 +126,8 @@ def _run(run) -> None:
         status = run()
     except bad as exc:
         fail(str(exc))
-    except KeyboardInterrupt:  # while the AI thinks: every finished move is already saved
-        typer.echo("\nInterrupted; every finished move is saved.", err=True)
+    except KeyboardInterrupt:  # while the AI thinks: the moves saved so far are kept
+        typer.echo("\nInterrupted; every move saved so far is kept.", err=True)
         status = 130
     raise typer.Exit(status)
 
@@ -224,7 +229,7 @@ def play_resume(
         if session.mismatches:
             intro.append(Event("warning", f"{session.mismatches} past AI move(s) would come out differently with this "
                                           "version of the AI; the saved moves are kept."))
-        if not session.is_over:
+        if session.save_now():  # a folder that became read-only shows now, not after the next move
             intro.append(Event("info", f"The game is saved after every move in {file}."))
         return run_console(session, _console(no_color), save_path=file, png=png, intro=intro)
 

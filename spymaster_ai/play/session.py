@@ -14,7 +14,9 @@ Rules of the seat:
   human guesser its targets during play: :meth:`Session.summary` lists them after the end.
 * Moves are applied to the engine, which judges them; a refused human move changes nothing
   and its message is shown. After every accepted move the session is saved (if a save path
-  is set), so a quit or a crash loses nothing.
+  is set), so a quit or a crash loses nothing while the file can be written. A save that
+  fails does not stop the game: saving stops, :attr:`Session.save_failure` says why, and the
+  front end offers another file (:meth:`Session.save_to`).
 * Resuming replays the saved moves through the same path as live play; the AI players are
   rebuilt from their specs and seeds and asked again at each of their past decisions, so an
   agent that keeps state (a seeded random one) continues exactly as if never interrupted.
@@ -199,6 +201,7 @@ class Session:
         for role in sorted(self.agents):
             self.agents[role].reset(derive_seed(settings.seed, role))
         self._save = save
+        self.save_failure: Optional[str] = None  # why the last save failed (the game goes on in memory)
         self.clues: list[ClueLine] = []
         self.targets: list[tuple[str, str, tuple[str, ...]]] = []  # hidden until the end
         self.error: Optional[str] = None
@@ -264,14 +267,14 @@ class Session:
                 move, notes = self._decide(actor)
             except SessionError as exc:
                 self.error = str(exc)
-                events.append(Event("error", f"{exc}. The game is saved as it was before this move."))
+                events.append(Event("error", f"{exc}.{self._kept()}"))
                 break
             events += notes
             try:
                 events += self._apply(actor, move)
             except IllegalMove as exc:
                 self.error = f"the AI ({actor.role}) made a move the rules refuse: {exc}"
-                events.append(Event("error", f"{self.error}. The game is saved as it was before this move."))
+                events.append(Event("error", f"{self.error}.{self._kept()}"))
                 break
             self._saved()
         return events
@@ -802,10 +805,30 @@ class Session:
         return out
 
     # ================================================================= saving
-    def save_now(self) -> None:
-        """Save the session now (it also saves itself after every move)."""
-        if self._save is not None:
+    def save_now(self) -> bool:
+        """Save the session now (it also saves itself after every move); whether it was saved.
+
+        A save that raises OSError (a read-only folder, a full disk) turns saving off and
+        keeps its message in :attr:`save_failure`: losing the file must not lose the game.
+        """
+        if self._save is None:
+            return False
+        try:
             self._save(self)
+        except OSError as exc:
+            self._save = None
+            self.save_failure = str(exc)
+            return False
+        return True
+
+    def save_to(self, save: Optional[Callable[["Session"], None]]) -> bool:
+        """Save with ``save`` from now on (None: not at all), starting with the game as it
+        stands; whether that first save worked (if not, :attr:`save_failure` says why)."""
+        self._save, self.save_failure = save, None
+        return save is None or self.save_now()
+
+    def _kept(self) -> str:
+        return " The game is saved as it was before this move." if self._save is not None else ""
 
     def _saved(self) -> None:
         if not self._replaying:

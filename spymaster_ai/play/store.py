@@ -12,7 +12,9 @@ it. It guards against accidental corruption and hand edits; it is not a signatur
 can recompute it), so it proves nothing about who wrote the file.
 
 The file is written after every move, atomically (a temporary file, then a rename), so a
-quit, a crash or a killed terminal loses nothing. **It holds the key card** (the engine
+quit, a crash or a killed terminal loses nothing while the file can be written. A write that
+fails raises :class:`SaveWriteError`, one line that names the file; the session then goes on
+in memory and the front end offers another file. **It holds the key card** (the engine
 needs it to replay the moves): opening it spoils the game for a guesser, which is why the
 front end says so when it starts saving.
 """
@@ -32,7 +34,17 @@ from .session import Session, SessionError, load_session_agents
 from .settings import PlaySettings, SettingsError
 from .setup import Game
 
-__all__ = ["FORMAT", "VERSION", "SaveFileError", "SavedGame", "read_saved", "resume_session", "save_session", "saver"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "SaveFileError",
+    "SaveWriteError",
+    "SavedGame",
+    "read_saved",
+    "resume_session",
+    "save_session",
+    "saver",
+]
 
 FORMAT = "spymaster_ai.play-session"
 VERSION = 1
@@ -40,6 +52,11 @@ VERSION = 1
 
 class SaveFileError(ValueError):
     """A save file that cannot be resumed; the message says why."""
+
+
+class SaveWriteError(OSError):
+    """A save file that cannot be written (read-only folder, full disk...); the message says
+    which file and why, in one line."""
 
 
 @dataclass(frozen=True)
@@ -62,10 +79,18 @@ def session_meta(session: Session) -> dict:
 
 
 def save_session(session: Session, path: str | Path) -> Path:
-    """Write the session to ``path`` atomically; returns the path."""
+    """Write the session to ``path`` atomically; returns the path. Raises SaveWriteError."""
     path = Path(path)
     text = json.dumps(to_record(session.game, session_meta(session)), indent=1, ensure_ascii=False) + "\n"
     folder = path.parent if str(path.parent) else Path(".")
+    try:
+        _write_atomically(text, path, folder)
+    except OSError as exc:
+        raise SaveWriteError(f"cannot save the game to {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def _write_atomically(text: str, path: Path, folder: Path) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -79,7 +104,6 @@ def save_session(session: Session, path: str | Path) -> Path:
         except OSError:
             pass
         raise
-    return path
 
 
 def saver(path: str | Path) -> Callable[[Session], None]:
