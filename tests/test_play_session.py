@@ -55,7 +55,8 @@ class ScriptedSpymaster:
         used = {h.clue.word for h in view.history}
         for word in CLUE_WORDS:
             if word not in used and check_clue(word, list(view.visible), count=1).legal:
-                yield SimpleNamespace(word=word, count=1, targets=(view.own[0],), clue=Clue(word, 1))
+                # no own card left (Assassin Ending: only the assassin remains to touch): no target
+                yield SimpleNamespace(word=word, count=1, targets=tuple(view.own[:1]), clue=Clue(word, 1))
 
     def give_clue(self, view: SpymasterView) -> Clue:
         self.views.append(view)

@@ -3,7 +3,8 @@ cards, and the clues the AI spymaster gives on it.
 
 Why: picture games are played on card ids (``pic:dog``); these commands show what the
 simulator deals for a seed (the same board as game ``--index`` of a ``bench pictures`` run
-with ``--seed``), with captions, the key and a PNG, and what the AI would say on it.
+with ``--seed``), with captions, the key and a PNG, and what the AI would say on it. Game 0
+(the default) is also the board ``spymaster-ai play pictures --seed`` deals.
 Bad input prints one line on stderr and exits with status 2.
 """
 
@@ -109,7 +110,10 @@ def _write_png(facts: dict, png: Path, show_key: bool) -> None:
     render_board([c["id"] for c in facts["cards"]], png, key=key)
 
 
-SeedOpt = typer.Option(0, "--seed", "-s", help="Master seed of a bench run (the board of game --index).")
+SeedOpt = typer.Option(
+    0, "--seed", "-s",
+    help="Master seed of a bench run (the board of game --index; game 0 is the board of play pictures --seed).",
+)
 IndexOpt = typer.Option(0, "--index", "-i", help="Game index in that run (two-team games alternate the starting team).")
 SoloOpt = typer.Option(False, "--solo", help="The two-player variant's board (red always starts).")
 PngOpt = typer.Option(None, "--png", help="Write the board as a PNG (with the key as coloured borders unless --no-key).")
