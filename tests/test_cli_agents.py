@@ -7,17 +7,19 @@ The toy agents below are loaded by the CLI through the registry's file-path spec
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from spymaster_ai.agents.guesser import EmbeddingGuesser
 from spymaster_ai.agents.spymaster import EmbeddingSpymaster
 from spymaster_ai.agents.toy import ToyEmbedding
 from spymaster_ai.cli import agent_cmds  # noqa: F401  (registers the commands)
-from spymaster_ai.cli.app import app
+from spymaster_ai.cli.app import _register, app
 
 HERE = Path(__file__).resolve()
 BOARD = "apple,orange,piano,guitar,shark,knife,oak"
@@ -213,3 +215,50 @@ def test_guess_with_glove_warns_about_a_clue_it_cannot_read(clue, message):
     r = run("guess", "--board", BOARD, "--clue", clue, "--count", "1", "--agent", "glove50")
     assert r.exit_code == 0, r.output
     assert message in r.stderr and "stops after" in r.stdout
+
+
+def _command_paths() -> list[list[str]]:
+    _register()
+
+    def walk(command, path):
+        yield path
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from walk(sub, [*path, name])
+
+    return list(walk(typer.main.get_command(app), []))
+
+
+def _option_rows(path: list[str]) -> dict[str, str]:
+    """Each option of ``path --help`` -> the rest of its row (metavar, then help)."""
+    r = run(*path, "--help")
+    assert r.exit_code == 0, r.output
+    rows = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"^│\s+(?:\*\s+)?(--[\w-]+)\s+(?:-\w\s+)?(.*)$", line)
+        if m:
+            rows[m.group(1)] = m.group(2)
+    return rows
+
+
+def test_help_shows_real_metavars_not_type_placeholders():
+    placeholder = re.compile(r"<(bool|str|int|float|path|list)")
+    paths = _command_paths()
+    assert ["play", "classic"] in paths and ["bench", "duet"] in paths
+    for path in paths:
+        rows = _option_rows(path)
+        assert "--help" in rows, path
+        for option, row in rows.items():
+            assert not placeholder.search(row), f"{' '.join(path)} {option}: {row}"
+    flags = _option_rows(["play", "classic"])
+    assert flags["--no-save"].startswith("Do not save") and flags["--help"].startswith("Show this message")
+    expected = {
+        ("guess",): {"--board": "CARDS", "--clue": "WORD", "--count": "N", "--agent": "SPEC", "--game": "classic|duet"},
+        ("clue",): {"--team": "CARDS", "--agent": "SPEC", "--top": "N"},
+        ("play", "classic"): {"--seed": "N", "--save": "FILE", "--spymaster-spec": "SPEC", "--role": "spymaster|guesser"},
+        ("play", "resume"): {"--png": "FILE"},
+        ("pictures", "board"): {"--seed": "N", "--index": "N", "--png": "FILE"},
+    }
+    for path, metavars in expected.items():
+        rows = _option_rows(list(path))
+        for option, metavar in metavars.items():
+            assert rows[option].split()[0] == metavar, (path, option, rows[option])

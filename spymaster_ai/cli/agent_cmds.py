@@ -132,17 +132,17 @@ def _num(x: Optional[float]) -> str:
 
 @app.command("clue")
 def clue_cmd(
-    board: str = typer.Option(..., "--board", help="Every card, comma-separated."),
-    team: str = typer.Option(..., "--team", help="Your team's cards (Duet: your green cards)."),
-    assassin: str = typer.Option(..., "--assassin", help="The assassin(s) (Duet: your black cards)."),
-    opponent: Optional[str] = typer.Option(None, "--opponent", help="The other team's cards."),
+    board: str = typer.Option(..., "--board", metavar="CARDS", help="Every card, comma-separated."),
+    team: str = typer.Option(..., "--team", metavar="CARDS", help="Your team's cards (Duet: your green cards)."),
+    assassin: str = typer.Option(..., "--assassin", metavar="CARDS", help="The assassin(s) (Duet: your black cards)."),
+    opponent: Optional[str] = typer.Option(None, "--opponent", metavar="CARDS", help="The other team's cards."),
     bystander: Optional[str] = typer.Option(
-        None, "--bystander",
+        None, "--bystander", metavar="CARDS",
         help="Bystanders. Default: every card not listed elsewhere. When given, cards listed nowhere count as covered.",
     ),
-    agent: str = typer.Option(DEFAULT_AGENT, "--agent", help="Spymaster spec, e.g. minilm, robust:risk=0.6."),
-    top: int = typer.Option(5, "--top", min=1, help="How many clues to show."),
-    game: str = typer.Option("classic", "--game", help="classic or duet (sets the cost of each mistake)."),
+    agent: str = typer.Option(DEFAULT_AGENT, "--agent", metavar="SPEC", help="Spymaster spec, e.g. minilm, robust:risk=0.6."),
+    top: int = typer.Option(5, "--top", min=1, metavar="N", help="How many clues to show."),
+    game: str = typer.Option("classic", "--game", metavar="classic|duet", help="classic or duet (sets the cost of each mistake)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
 ) -> None:
     """The best clues for a board: count, targets, score, and the closest bad card."""
@@ -213,11 +213,11 @@ def _guesses(guesser: Any, view: GuesserView) -> list[str]:
 
 @app.command("guess")
 def guess_cmd(
-    board: str = typer.Option(..., "--board", help="Every card, comma-separated."),
-    clue: str = typer.Option(..., "--clue", help="The clue word."),
-    count: int = typer.Option(..., "--count", min=0, help="The clue's number."),
-    agent: str = typer.Option(DEFAULT_AGENT, "--agent", help="Guesser spec, e.g. minilm, glove50:stop_threshold=1."),
-    game: str = typer.Option("classic", "--game", help="classic (at most count+1 guesses) or duet (no cap)."),
+    board: str = typer.Option(..., "--board", metavar="CARDS", help="Every card, comma-separated."),
+    clue: str = typer.Option(..., "--clue", metavar="WORD", help="The clue word."),
+    count: int = typer.Option(..., "--count", min=0, metavar="N", help="The clue's number."),
+    agent: str = typer.Option(DEFAULT_AGENT, "--agent", metavar="SPEC", help="Guesser spec, e.g. minilm, glove50:stop_threshold=1."),
+    game: str = typer.Option("classic", "--game", metavar="classic|duet", help="classic (at most count+1 guesses) or duet (no cap)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
 ) -> None:
     """The cards ranked for a clue, with similarities, and where the guesser would stop."""

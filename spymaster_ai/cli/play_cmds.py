@@ -43,26 +43,26 @@ def _console(no_color: bool):
 
 
 # Options shared by the four game commands.
-SeedOpt = typer.Option(None, "--seed", min=0, help="Board seed (default: a random one, printed).")
+SeedOpt = typer.Option(None, "--seed", min=0, metavar="N", help="Board seed (default: a random one, printed).")
 AgentOpt = typer.Option("human", "--agent", metavar="NAME",
                         help="The AI partner: human (default: reads and gives clues as people do), or an embedding "
                              "(minilm, glove50, mpnet...).")
 LevelOpt = typer.Option("normal", "--level", metavar="LEVEL", help="The opposing AI team: easy, normal or hard.")
-RiskOpt = typer.Option(0.5, "--risk", min=0.0, max=1.0, help="The AI's risk appetite, 0 (cautious) to 1 (bold).")
-SpySpecOpt = typer.Option(None, "--spymaster-spec", help="Full agent spec for AI spymasters (overrides --agent/--risk).")
-GuesserSpecOpt = typer.Option(None, "--guesser-spec", help="Full agent spec for AI guessers (overrides --agent/--risk).")
+RiskOpt = typer.Option(0.5, "--risk", min=0.0, max=1.0, metavar="RISK", help="The AI's risk appetite, 0 (cautious) to 1 (bold).")
+SpySpecOpt = typer.Option(None, "--spymaster-spec", metavar="SPEC", help="Full agent spec for AI spymasters (overrides --agent/--risk).")
+GuesserSpecOpt = typer.Option(None, "--guesser-spec", metavar="SPEC", help="Full agent spec for AI guessers (overrides --agent/--risk).")
 PenaltyOpt = typer.Option(
     False, "--penalty",
     help="Play an illegal clue with the rule's penalty instead of refusing it (a refused clue costs nothing).",
 )
 SaveOpt = typer.Option(
-    None, "--save",
+    None, "--save", metavar="FILE",
     help="Save file, written after every move while it can be (default: spymaster-<mode>-<seed>.json here); "
          "if it cannot, play says so and asks for another path.",
 )
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not save the game.")
 ForceOpt = typer.Option(False, "--force", help="Overwrite an existing save file.")
-WordlistOpt = typer.Option("classic", "--wordlist", help="Board word list.")
+WordlistOpt = typer.Option("classic", "--wordlist", metavar="NAME", help="Board word list.")
 NoColorOpt = typer.Option(False, "--no-color", help="No colours (identities are also written as words).")
 
 
@@ -134,8 +134,8 @@ def _run(run) -> None:
 
 @play_app.command("classic")
 def play_classic(
-    role: str = typer.Option("guesser", "--role", help="Your role: spymaster or guesser."),
-    team: str = typer.Option("red", "--team", help="Your team: red or blue."),
+    role: str = typer.Option("guesser", "--role", metavar="spymaster|guesser", help="Your role: spymaster or guesser."),
+    team: str = typer.Option("red", "--team", metavar="red|blue", help="Your team: red or blue."),
     assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
@@ -150,7 +150,7 @@ def play_classic(
 
 @play_app.command("solo")
 def play_solo(
-    role: str = typer.Option("guesser", "--role", help="Your role: spymaster (the AI guesses) or guesser (the AI clues)."),
+    role: str = typer.Option("guesser", "--role", metavar="spymaster|guesser", help="Your role: spymaster (the AI guesses) or guesser (the AI clues)."),
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
@@ -164,10 +164,10 @@ def play_solo(
 
 @play_app.command("duet")
 def play_duet(
-    mission: Optional[str] = typer.Option(None, "--mission", help="Campaign mission: prague, moscow, bangkok, singapore, cairo, berlin."),
-    tokens: Optional[int] = typer.Option(None, "--tokens", help="Timer tokens (default 9)."),
-    mistakes: Optional[int] = typer.Option(None, "--mistakes", help="Bystander-face tokens (missions: the second number)."),
-    first: str = typer.Option("ai", "--first", help="Who gives the first clue: ai or human."),
+    mission: Optional[str] = typer.Option(None, "--mission", metavar="NAME", help="Campaign mission: prague, moscow, bangkok, singapore, cairo, berlin."),
+    tokens: Optional[int] = typer.Option(None, "--tokens", metavar="N", help="Timer tokens (default 9)."),
+    mistakes: Optional[int] = typer.Option(None, "--mistakes", metavar="N", help="Bystander-face tokens (missions: the second number)."),
+    first: str = typer.Option("ai", "--first", metavar="ai|human", help="Who gives the first clue: ai or human."),
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
@@ -181,11 +181,11 @@ def play_duet(
 
 @play_app.command("pictures")
 def play_pictures(
-    role: str = typer.Option("guesser", "--role", help="Your role: spymaster or guesser."),
-    team: str = typer.Option("red", "--team", help="Your team: red or blue."),
+    role: str = typer.Option("guesser", "--role", metavar="spymaster|guesser", help="Your role: spymaster or guesser."),
+    team: str = typer.Option("red", "--team", metavar="red|blue", help="Your team: red or blue."),
     solo: bool = typer.Option(False, "--solo", help="The two-player variant against a simulated opponent."),
-    cards: str = typer.Option("pictures", "--cards", help="pictures (the shipped deck, shown by captions) or words (20 word cards)."),
-    png: Optional[Path] = typer.Option(None, "--png", help="Write the board as a PNG image here after every move."),
+    cards: str = typer.Option("pictures", "--cards", metavar="pictures|words", help="pictures (the shipped deck, shown by captions) or words (20 word cards)."),
+    png: Optional[Path] = typer.Option(None, "--png", metavar="FILE", help="Write the board as a PNG image here after every move."),
     assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
@@ -201,8 +201,8 @@ def play_pictures(
 
 @play_app.command("resume")
 def play_resume(
-    file: Path = typer.Argument(..., help="A save file written by spymaster-ai play."),
-    png: Optional[Path] = typer.Option(None, "--png", help="Pictures: write the board as a PNG image here."),
+    file: Path = typer.Argument(..., metavar="FILE", help="A save file written by spymaster-ai play."),
+    png: Optional[Path] = typer.Option(None, "--png", metavar="FILE", help="Pictures: write the board as a PNG image here."),
     no_color: bool = NoColorOpt,
 ) -> None:
     """Continue a saved game where it stopped (the AI players are rebuilt from their specs and seed).
