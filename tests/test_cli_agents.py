@@ -7,22 +7,25 @@ The toy agents below are loaded by the CLI through the registry's file-path spec
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import numpy as np
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from spymaster_ai.agents.guesser import EmbeddingGuesser
 from spymaster_ai.agents.spymaster import EmbeddingSpymaster
 from spymaster_ai.agents.toy import ToyEmbedding
 from spymaster_ai.cli import agent_cmds  # noqa: F401  (registers the commands)
-from spymaster_ai.cli.app import app
+from spymaster_ai.cli.app import _register, app
 
 HERE = Path(__file__).resolve()
 BOARD = "apple,orange,piano,guitar,shark,knife,oak"
 
 
-def _toy() -> ToyEmbedding:
+def _toy(cls: type = ToyEmbedding, name: str = "toy") -> ToyEmbedding:
     axes = ("fruit", "music", "sea", "weapon", "tree")
 
     def v(**kw: float) -> list[float]:
@@ -33,7 +36,7 @@ def _toy() -> ToyEmbedding:
         "shark": v(sea=1, weapon=0.2), "knife": v(weapon=1), "oak": v(tree=1),
         "fruit": v(fruit=1), "music": v(music=1), "ocean": v(sea=1), "blade": v(weapon=1), "forest": v(tree=1),
     }
-    return ToyEmbedding(vectors, ("fruit", "music", "ocean", "blade", "forest"))
+    return cls(vectors, ("fruit", "music", "ocean", "blade", "forest"), name=name)
 
 
 class ToySpymaster(EmbeddingSpymaster):
@@ -44,6 +47,32 @@ class ToySpymaster(EmbeddingSpymaster):
 class ToyGuesser(EmbeddingGuesser):
     def __init__(self, **kw):
         super().__init__(_toy(), **kw)
+
+
+class AnyTextToy(ToyEmbedding):
+    """Embeds any word, as a sentence encoder reads any text: a word it does not know gets a
+    stand-in vector, and it never calls a word unreadable."""
+
+    def vectors(self, words):
+        stand_in = np.full(5, 5 ** -0.5, dtype=np.float32)
+        return np.asarray([super(AnyTextToy, self).vectors([w])[0] if self.knows(w) else stand_in for w in words])
+
+
+class StandInToy(AnyTextToy):
+    """Like GloVe: a word it knows no part of gets a stand-in vector, and it says so."""
+
+    def unreadable(self, word: str) -> bool:
+        return not self.knows(word)
+
+
+class AnyTextGuesser(EmbeddingGuesser):
+    def __init__(self, **kw):
+        super().__init__(_toy(AnyTextToy, "anytext"), **kw)
+
+
+class StandInGuesser(EmbeddingGuesser):
+    def __init__(self, **kw):
+        super().__init__(_toy(StandInToy, "anytext"), **kw)
 
 
 SPY = f"{HERE}:ToySpymaster"
@@ -90,6 +119,7 @@ def test_guess_json_ranks_and_stops():
     assert {c["card"] for c in out["ranked"][:2]} == {"piano", "guitar"}
     assert sorted(out["guesses"]) == ["guitar", "piano"] and out["stops_after"] == 2
     assert out["clue"] == {"word": "music", "count": 2, "unlimited": False}
+    assert out["warnings"] == []  # a legal clue the model knows
     r2 = run("guess", "--board", BOARD, "--clue", "music", "--count", "2", "--agent", GUESSER)
     assert r2.exit_code == 0 and "stops after 2" in r2.stdout
 
@@ -100,6 +130,34 @@ def test_guess_with_a_researcher_guesser_without_ranking():
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert out["ranked"] == [] and len(out["guesses"]) == 1
+
+
+def test_guess_warns_about_an_illegal_clue_and_still_ranks():
+    r = run("guess", "--board", BOARD, "--clue", "pianos", "--count", "1", "--agent", f"{HERE}:AnyTextGuesser")
+    assert r.exit_code == 0, r.output
+    (warning,) = r.stderr.strip().splitlines()
+    assert warning.startswith("warning: the clue is illegal on this board (word-form)")
+    assert "PIANO" in warning and "rule 2" in warning
+    assert "stops after" in r.stdout
+    r = run("guess", "--board", BOARD, "--clue", "Piano", "--count", "1", "--agent", GUESSER, "--json")
+    out = json.loads(r.stdout)
+    assert out["ranked"] and [w for w in out["warnings"] if "(visible-word)" in w and "PIANO" in w]
+
+
+@pytest.mark.parametrize("guesser, message", [
+    ("AnyTextGuesser", "'qzxwvq' is in no English word list (wordfreq frequency 0): anytext can read it only "
+                       "from its spelling"),
+    ("StandInGuesser", "anytext knows no part of 'qzxwvq': it has only a stand-in vector for such a clue, "
+                       "so the ranking for it is noise"),
+])
+def test_guess_warns_about_a_clue_the_model_does_not_know_and_still_ranks(guesser, message):
+    r = run("guess", "--board", BOARD, "--clue", "qzxwvq", "--count", "1", "--agent", f"{HERE}:{guesser}")
+    assert r.exit_code == 0, r.output
+    (warning,) = r.stderr.strip().splitlines()
+    assert warning.startswith(f"warning: {message}")
+    assert "stops after" in r.stdout
+    r = run("guess", "--board", BOARD, "--clue", "music", "--count", "1", "--agent", f"{HERE}:{guesser}", "--json")
+    assert json.loads(r.stdout)["warnings"] == []
 
 
 @pytest.mark.parametrize(
@@ -146,3 +204,61 @@ def test_a_card_the_model_knows_nothing_of_is_flagged_in_clue_and_guess():
     r = run("guess", "--board", "actor,airport,ice cream", "--clue", "movie", "--count", "1", "--agent", "glove50",
             "--json")
     assert json.loads(r.stdout)["warnings"] == []
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("clue, message", [
+    ("qzxwvq", "glove50 knows no part of 'qzxwvq'"),
+    ("\N{RED APPLE}", "the clue is illegal on this board (not-a-word)"),
+])
+def test_guess_with_glove_warns_about_a_clue_it_cannot_read(clue, message):
+    r = run("guess", "--board", BOARD, "--clue", clue, "--count", "1", "--agent", "glove50")
+    assert r.exit_code == 0, r.output
+    assert message in r.stderr and "stops after" in r.stdout
+
+
+def _command_paths() -> list[list[str]]:
+    _register()
+
+    def walk(command, path):
+        yield path
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from walk(sub, [*path, name])
+
+    return list(walk(typer.main.get_command(app), []))
+
+
+def _option_rows(path: list[str]) -> dict[str, str]:
+    """Each option of ``path --help`` -> the rest of its row (metavar, then help)."""
+    r = run(*path, "--help")
+    assert r.exit_code == 0, r.output
+    rows = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"^│\s+(?:\*\s+)?(--[\w-]+)\s+(?:-\w\s+)?(.*)$", line)
+        if m:
+            rows[m.group(1)] = m.group(2)
+    return rows
+
+
+def test_help_shows_real_metavars_not_type_placeholders():
+    placeholder = re.compile(r"<(bool|str|int|float|path|list)")
+    paths = _command_paths()
+    assert ["play", "classic"] in paths and ["bench", "duet"] in paths
+    for path in paths:
+        rows = _option_rows(path)
+        assert "--help" in rows, path
+        for option, row in rows.items():
+            assert not placeholder.search(row), f"{' '.join(path)} {option}: {row}"
+    flags = _option_rows(["play", "classic"])
+    assert flags["--no-save"].startswith("Do not save") and flags["--help"].startswith("Show this message")
+    expected = {
+        ("guess",): {"--board": "CARDS", "--clue": "WORD", "--count": "N", "--agent": "SPEC", "--game": "classic|duet"},
+        ("clue",): {"--team": "CARDS", "--agent": "SPEC", "--top": "N"},
+        ("play", "classic"): {"--seed": "N", "--save": "FILE", "--spymaster-spec": "SPEC", "--role": "spymaster|guesser"},
+        ("play", "resume"): {"--png": "FILE"},
+        ("pictures", "board"): {"--seed": "N", "--index": "N", "--png": "FILE"},
+    }
+    for path, metavars in expected.items():
+        rows = _option_rows(list(path))
+        for option, metavar in metavars.items():
+            assert rows[option].split()[0] == metavar, (path, option, rows[option])

@@ -292,3 +292,18 @@ def test_pictures_board_is_the_board_bench_plays():
     board = json.loads(invoke("pictures", "board", "--solo", "--seed", 9, "--index", 2, "--json").stdout)
     config = played.results[0].record["config"]
     assert [c["id"] for c in board["cards"]] == config["words"]
+
+
+@pytest.mark.parametrize("solo", [[], ["--solo"]], ids=["two-team", "solo"])
+def test_pictures_board_shows_the_board_play_pictures_deals_for_a_seed(tmp_path, solo):
+    seed = 5
+    save = tmp_path / "game.json"
+    # The human gives the first clue (red starts game 0), so no AI move comes before the quit.
+    played = runner.invoke(app, ["play", "pictures", "--role", "spymaster", *solo, "--seed", str(seed),
+                                 "--agent", "glove50", "--save", str(save), "--no-color"], input="quit\n")
+    assert played.exit_code == 0, played.output
+    config = json.loads(save.read_text())["config"]
+    shown = json.loads(invoke("pictures", "board", *solo, "--seed", seed, "--json").stdout)
+    assert [c["id"] for c in shown["cards"]] == config["words"]
+    assert [c["identity"] for c in shown["cards"]] == config["key"]["identities"]
+    assert shown["starting"] == config["key"]["starting"]

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from spymaster_ai.cli import play_cmds  # noqa: F401  (registers the commands)
 from spymaster_ai.cli.app import app
-from spymaster_ai.play import PlaySettings, new_game
+from spymaster_ai.play import PlaySettings, Session, new_game, save_session
 from spymaster_ai.rules.cards import Identity, Player
+from spymaster_ai.rules.moves import Clue
 from spymaster_ai.rules.legality import check_clue
 
 pytestmark = pytest.mark.models
@@ -264,3 +267,115 @@ def test_save_and_no_save_together_are_refused(tmp_path):
     save = tmp_path / "game.json"
     result = CliRunner().invoke(app, ["play", "solo", "--save", str(save), "--no-save", *AI])
     assert result.exit_code == 2 and "--no-save" in result.stderr and not save.exists()
+
+
+class _Idle:
+    """An AI player that is never asked to move (the game below is saved before any move)."""
+
+    def reset(self, seed: int) -> None:
+        pass
+
+
+def a_fresh_save(path, finished: bool = False, **settings) -> None:
+    """A solo save (glove50, should a model be loaded); ``finished``: the first guess is the assassin."""
+    settings = PlaySettings(**{"mode": "solo", "seed": 38, "agent": "glove50", **settings})
+    game, labels = new_game(settings)
+    if finished:
+        game.give_clue(Clue(legal_clues(game.words, 1)[0].split()[0], 1))
+        game.guess(game.remaining(Identity.ASSASSIN)[0])
+        assert game.is_over
+    save_session(Session(settings, game, {"spymaster": _Idle(), "guesser": _Idle()}, labels), path)
+
+
+def test_a_finished_save_is_shown_with_its_result_not_resumed(tmp_path):
+    save = tmp_path / "over.json"
+    a_fresh_save(save, finished=True)
+    before = save.read_bytes()
+    result = run(["resume", str(save), "--no-color"], ["quit"])
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert f"{save} holds a finished game: it is over, there is nothing to resume." in out
+    assert "You lose: your team touched the assassin." in out and END_MARK in out
+    assert "Resumed" not in out and "saved after every move" not in out and "> " not in out
+    assert save.read_bytes() == before
+
+
+def test_starting_over_a_finished_save_shows_its_result_and_offers_no_resume(tmp_path):
+    save = tmp_path / "over.json"
+    a_fresh_save(save, finished=True)
+    result = CliRunner().invoke(app, ["play", "solo", "--seed", "38", "--save", str(save), *AI])
+    assert result.exit_code == 2
+    assert "holds a finished game (You lose: your team touched the assassin.)" in result.stderr
+    assert "resume" not in result.stderr and "--force" in result.stderr
+
+
+def test_resuming_a_save_without_its_checksum_is_refused_in_one_line(tmp_path):
+    save = tmp_path / "edited.json"
+    a_fresh_save(save)
+    data = json.loads(save.read_text())
+    del data["sha256"]
+    data["meta"]["play"]["settings"]["role"] = "spymaster"  # a hand edit: the guesser takes the key
+    save.write_text(json.dumps(data))
+    result = CliRunner().invoke(app, ["play", "resume", str(save)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith("error:") and len(result.stderr.strip().splitlines()) == 1
+    assert "has no checksum" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.fixture
+def read_only(monkeypatch):
+    """Folders added to the returned set refuse new files, as a read-only folder does for a
+    user who is not root (the tests may run as root, for whom chmod would not do)."""
+    folders: set = set()
+    real = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kw):
+        if dir is not None and Path(dir).resolve() in folders:
+            raise PermissionError(13, "Permission denied", str(dir))
+        return real(*args, dir=dir, **kw)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    return folders
+
+
+def test_an_unwritable_save_path_is_one_line_and_another_path_is_offered(tmp_path, read_only):
+    seed = 39
+    game, _ = new_game(PlaySettings(mode="solo", seed=seed))
+    red = game.remaining(Identity.RED)
+    folder, other = tmp_path / "read-only", tmp_path / "other.json"
+    folder.mkdir()
+    read_only.add(folder.resolve())
+    save = folder / "game.json"
+    result = run(["solo", "--seed", str(seed), "--save", str(save), *AI], ["notes", str(other), red[0], "quit"])
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert "Traceback" not in result.output
+    assert f"cannot save the game to {save}: Permission denied. The game goes on in memory.\n" in out
+    assert "Another save file (a .json path), or Enter to go on unsaved> " in out
+    assert "a save file name ends in .json" in out  # "notes" is not taken for a file name
+    assert f"The game is saved after every move in {other}. It holds the key card" in out
+    assert f"The game is saved after every move in {save}" not in out
+    assert f"You touch {red[0].upper()}: a red agent - correct" in out
+    assert [a["type"] for a in json.loads(other.read_text())["actions"]] == ["clue", "guess"]
+    assert not save.exists() and not any(folder.iterdir())
+    assert f"play resume {other}" in out
+
+
+def test_resuming_a_save_in_a_read_only_folder_goes_on_in_memory(tmp_path, read_only):
+    save = tmp_path / "read-only" / "game.json"
+    save.parent.mkdir()
+    a_fresh_save(save)
+    before = save.read_bytes()
+    read_only.add(save.parent.resolve())
+    game, _ = new_game(PlaySettings(mode="solo", seed=38))
+    red = game.remaining(Identity.RED)
+    result = run(["resume", str(save), "--no-color"], ["", red[0], "quit"])
+    out = result.stdout
+    assert result.exit_code == 0, out
+    assert "Traceback" not in result.output
+    assert f"cannot save the game to {save}: Permission denied. The game goes on in memory." in out
+    assert "The game goes on without saving." in out
+    assert "saved after every move" not in out
+    assert f"You touch {red[0].upper()}: a red agent - correct" in out  # the move is played, in memory
+    assert "This game was not saved (the save file could not be written)." in out
+    assert save.read_bytes() == before

@@ -54,6 +54,30 @@ def test_a_word_not_on_the_board_gets_a_clear_message():
         match_card("   ", BOARD, set(BOARD))
 
 
+def test_a_typo_suggests_the_closest_card_that_may_be_chosen_and_plays_nothing():
+    board = ("diary", "dairy farm", "piano", "ice cream")
+    with pytest.raises(InputError, match=r"'diray' is not a card on this board\. Did you mean DIARY\?"):
+        match_card("diray", board, set(board))
+    with pytest.raises(InputError, match="Did you mean PIANO"):
+        match_card("PAINO", board, set(board))
+    with pytest.raises(InputError, match="Did you mean ICE CREAM"):
+        match_card("ice crem", board, set(board))
+    # a covered card is not suggested; nothing close at all: no suggestion
+    with pytest.raises(InputError) as err:
+        match_card("diray", board, {"piano", "ice cream"})
+    assert "Did you mean" not in str(err.value)
+    with pytest.raises(InputError) as err:
+        match_card("xyzzy", board, set(board))
+    assert "Did you mean" not in str(err.value) and "not a card on this board" in str(err.value)
+
+
+def test_a_typo_of_a_caption_word_suggests_the_picture_by_its_caption():
+    cards = ("pic:rocket_cat", "pic:dog")
+    labels = {"pic:rocket_cat": "rocket + cat", "pic:dog": "sleeping dog"}
+    with pytest.raises(InputError, match="Did you mean ROCKET \\+ CAT"):
+        match_card("rockte", cards, set(cards), labels)
+
+
 def test_a_card_that_may_not_be_chosen_says_why():
     with pytest.raises(InputError, match="CARROT is already covered"):
         match_card("carrot", BOARD, {"car"}, why_not={"carrot": "is already covered"})

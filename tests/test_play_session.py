@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import random
+import tempfile
 from types import SimpleNamespace
+from pathlib import Path
 from typing import Optional
 
 import pytest
@@ -53,7 +55,8 @@ class ScriptedSpymaster:
         used = {h.clue.word for h in view.history}
         for word in CLUE_WORDS:
             if word not in used and check_clue(word, list(view.visible), count=1).legal:
-                yield SimpleNamespace(word=word, count=1, targets=(view.own[0],), clue=Clue(word, 1))
+                # no own card left (Assassin Ending: only the assassin remains to touch): no target
+                yield SimpleNamespace(word=word, count=1, targets=tuple(view.own[:1]), clue=Clue(word, 1))
 
     def give_clue(self, view: SpymasterView) -> Clue:
         self.views.append(view)
@@ -361,6 +364,18 @@ def test_a_guesser_gets_clear_messages_for_bad_words_and_early_stops():
     assert session.answer("quit").quit
 
 
+def test_a_guess_with_a_typo_is_not_played_but_answered_with_the_closest_card():
+    session = start(PlaySettings(mode="solo", seed=16, role="guesser"))
+    session.advance()
+    before = _state(session)
+    card = max(session.game.visible_words(), key=len)
+    typo = card[0] + card[2] + card[1] + card[3:]  # two letters swapped
+    reply = session.answer(typo)
+    assert not reply.moved and _state(session) == before
+    assert f"Did you mean {card.upper()}?" in reply.events[0].text
+    assert session.prompt().kind == "guess"  # asked again
+
+
 def test_classic_penalty_ends_the_turn_and_the_other_side_covers():
     settings = PlaySettings(mode="classic", seed=17, role="spymaster", team="red", penalty=True)
     session = start(settings)
@@ -476,12 +491,107 @@ def test_the_save_file_holds_the_settings_and_refuses_tampering(tmp_path):
         read_saved(tmp_path / "plain.json")
 
 
+@pytest.mark.parametrize("checksum", ["missing", "wrong", "not a string"])
+def test_an_edited_save_without_its_checksum_or_with_a_wrong_one_is_refused(tmp_path, checksum):
+    # The edit replays cleanly (the human takes the AI's seat), so only the checksum catches it.
+    session = start(PlaySettings(mode="solo", seed=27, role="guesser"))
+    play_out(session, seed=1)
+    data = json.loads(save_session(session, tmp_path / "s.json").read_text())
+    data["meta"]["play"]["settings"]["role"] = "spymaster"
+    if checksum == "missing":
+        del data["sha256"]
+    else:
+        data["sha256"] = "0" * 64 if checksum == "wrong" else None
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    message = "has no checksum" if checksum != "wrong" else "checksum does not match the content"
+    with pytest.raises(SaveFileError, match=message):
+        read_saved(edited)
+    with pytest.raises(SaveFileError, match=message):
+        resume_session(edited, agents=agents_for(PlaySettings(mode="solo", seed=27, role="spymaster")))
+
+
 def test_a_save_is_atomic_and_leaves_no_temporary_files(tmp_path):
     path = tmp_path / "g.json"
     session = start(PlaySettings(mode="solo", seed=22, role="guesser"), save=saver(path))
     play_out(session)
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
     assert read_saved(path).game.is_over
+
+
+@pytest.fixture
+def read_only(monkeypatch):
+    """Folders added to the returned set refuse new files, as a read-only folder does for a
+    user who is not root (the tests may run as root, for whom chmod would not do)."""
+    folders: set = set()
+    real = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kw):
+        if dir is not None and Path(dir).resolve() in folders:
+            raise PermissionError(13, "Permission denied", str(dir))
+        return real(*args, dir=dir, **kw)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    return folders
+
+
+def test_a_save_that_cannot_be_written_stops_saving_and_the_game_goes_on(tmp_path, read_only):
+    path = tmp_path / "g.json"
+    session = start(PlaySettings(mode="solo", seed=22, role="guesser"), save=saver(path))
+    session.advance()
+    assert session.save_now() and session.save_failure is None
+    saved = json.loads(path.read_text())["actions"]
+
+    read_only.add(tmp_path.resolve())
+    rng = random.Random(0)
+    reply = session.answer(policy(session, rng))  # must not raise
+    assert reply.moved
+    assert session.save_failure == f"cannot save the game to {path}: Permission denied"
+    assert len(session.game.actions) == len(saved) + 1  # the move is kept in memory...
+    assert json.loads(path.read_text())["actions"] == saved  # ...though not in the file
+    session.advance()
+    assert not session.save_now()  # saving is off until the front end sets another file
+
+    other = tmp_path / "elsewhere" / "g.json"
+    other.parent.mkdir()
+    assert session.save_to(saver(other)) and session.save_failure is None
+    play_out(session)
+    assert read_saved(other).game.state_json() == session.game.state_json()
+    assert json.loads(path.read_text())["actions"] == saved
+
+
+def test_the_console_offers_another_file_when_the_save_folder_turns_read_only_mid_game(tmp_path, read_only):
+    from io import StringIO
+
+    from rich.console import Console
+
+    from spymaster_ai.play import run_console
+
+    path, other = tmp_path / "ro" / "g.json", tmp_path / "other.json"
+    path.parent.mkdir()
+    session = start(PlaySettings(mode="solo", seed=22, role="spymaster"), save=saver(path))
+    assert session.save_now()
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if prompt.startswith("Another save file"):
+            return str(other)
+        if len(prompts) == 2:
+            read_only.add(path.parent.resolve())  # the folder turns read-only during the game
+        if len(prompts) == 4:
+            return "quit"
+        return policy(session, random.Random(len(prompts)))
+
+    out = StringIO()
+    status = run_console(session, Console(file=out, width=100), read=read, save_path=path, echo=True)
+    text = out.getvalue()
+    assert status == 0
+    assert text.count(f"cannot save the game to {path}: Permission denied. The game goes on in memory.") == 1
+    assert prompts[2].startswith("Another save file")
+    assert f"The game is saved in {other}. Continue it with: spymaster-ai play resume {other}" in text
+    assert json.loads(other.read_text())["actions"] == json.loads(json.dumps(session.game.actions))
+    assert len(json.loads(path.read_text())["actions"]) < len(session.game.actions)
 
 
 # ----------------------------------------------------------------------------- pictures image

@@ -2,7 +2,9 @@
 
 Why: the quickest way to see what an agent thinks (which clue, aimed at which cards, how
 close the nearest bad card is; which cards a clue points at and where the guesser stops).
-Bad input prints one line on stderr and exits with status 2, never a traceback.
+Bad input prints one line on stderr and exits with status 2, never a traceback. A ranking
+that may mislead (a card or clue the model knows nothing of, a clue the rules refuse on the
+board) still comes out, with a warning on stderr (and in ``warnings`` with ``--json``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any, Optional
 import typer
 
 from ..rules.cards import normalise_word
+from ..rules.legality import check_clue
 from ..rules.moves import Clue
 from ..views import GuesserView, SpymasterView
 from .app import app
@@ -76,24 +79,51 @@ def _spymaster_view(board: tuple[str, ...], team: tuple[str, ...], opponent: tup
     )
 
 
-def _unreadable_cards(agent: Any, words: tuple[str, ...], consequence: str) -> list[str]:
+def _models(agent: Any) -> list[Any]:
+    """The models ``agent`` reads words with (its own and partner models) that can say
+    whether they know a word."""
+    models: list[Any] = []
+    for model in (getattr(agent, "embedding", None), *getattr(agent, "partners", ())):
+        if model is not None and hasattr(model, "unreadable") and all(model is not m for m in models):
+            models.append(model)
+    return models
+
+
+def _unreadable_cards(agent: Any, words: tuple[str, ...], consequence: str, what: str = "card") -> list[str]:
     """One warning per model of ``agent`` (its own and partner models) and card that model
     knows no part of: it has only a stand-in vector for such a card, noise rather than
     meaning; ``consequence`` says what the agent does about it (our agents) or that its
-    figures there are noise (any other)."""
-    models = [getattr(agent, "embedding", None), *getattr(agent, "partners", ())]
+    figures there are noise (any other). ``what`` names the words ("card", "clue")."""
     warnings: list[str] = []
-    seen: set[int] = set()
-    for model in models:
-        if model is None or id(model) in seen or not hasattr(model, "unreadable"):
-            continue
-        seen.add(id(model))
+    for model in _models(agent):
         lost = [w for w in words if model.unreadable(w)]
         if lost:
             names = ", ".join(repr(w) for w in lost)
             warnings.append(f"{getattr(model, 'name', 'the model')} knows no part of {names}: "
-                            f"it has only a stand-in vector for such a card, so {consequence}")
+                            f"it has only a stand-in vector for such a {what}, so {consequence}")
     return warnings
+
+
+def _clue_warnings(agent: Any, clue: str, word: str, board: tuple[str, ...], count: int) -> list[str]:
+    """Why a ranking for ``clue`` may mislead: the rules refuse it on this board (no spymaster
+    could give it), or the guesser's models know nothing of it (the ranking is then noise).
+
+    Models that read any text (sentence encoders) never call a word unreadable, so for them
+    a clue no English word list knows (wordfreq frequency 0, e.g. "qzxwvq") is flagged: they
+    read it from its spelling alone."""
+    from ..embeddings.vocabulary import zipf_frequencies
+
+    warnings: list[str] = []
+    verdict = check_clue(clue, board, count=count)
+    if not verdict.legal:
+        warnings.append(f"the clue is illegal on this board ({verdict.rule}): {verdict.reason}")
+    unknown = _unreadable_cards(agent, (word,), "the ranking for it is noise", what="clue")
+    models = _models(agent)
+    if not unknown and models and zipf_frequencies([word])[0] == 0:
+        names = ", ".join(getattr(m, "name", "the model") for m in models)
+        unknown.append(f"{word!r} is in no English word list (wordfreq frequency 0): {names} can read it "
+                       "only from its spelling, so the ranking for it may mean nothing")
+    return warnings + unknown
 
 
 def _num(x: Optional[float]) -> str:
@@ -102,17 +132,17 @@ def _num(x: Optional[float]) -> str:
 
 @app.command("clue")
 def clue_cmd(
-    board: str = typer.Option(..., "--board", help="Every card, comma-separated."),
-    team: str = typer.Option(..., "--team", help="Your team's cards (Duet: your green cards)."),
-    assassin: str = typer.Option(..., "--assassin", help="The assassin(s) (Duet: your black cards)."),
-    opponent: Optional[str] = typer.Option(None, "--opponent", help="The other team's cards."),
+    board: str = typer.Option(..., "--board", metavar="CARDS", help="Every card, comma-separated."),
+    team: str = typer.Option(..., "--team", metavar="CARDS", help="Your team's cards (Duet: your green cards)."),
+    assassin: str = typer.Option(..., "--assassin", metavar="CARDS", help="The assassin(s) (Duet: your black cards)."),
+    opponent: Optional[str] = typer.Option(None, "--opponent", metavar="CARDS", help="The other team's cards."),
     bystander: Optional[str] = typer.Option(
-        None, "--bystander",
+        None, "--bystander", metavar="CARDS",
         help="Bystanders. Default: every card not listed elsewhere. When given, cards listed nowhere count as covered.",
     ),
-    agent: str = typer.Option(DEFAULT_AGENT, "--agent", help="Spymaster spec, e.g. minilm, robust:risk=0.6."),
-    top: int = typer.Option(5, "--top", min=1, help="How many clues to show."),
-    game: str = typer.Option("classic", "--game", help="classic or duet (sets the cost of each mistake)."),
+    agent: str = typer.Option(DEFAULT_AGENT, "--agent", metavar="SPEC", help="Spymaster spec, e.g. minilm, robust:risk=0.6."),
+    top: int = typer.Option(5, "--top", min=1, metavar="N", help="How many clues to show."),
+    game: str = typer.Option("classic", "--game", metavar="classic|duet", help="classic or duet (sets the cost of each mistake)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
 ) -> None:
     """The best clues for a board: count, targets, score, and the closest bad card."""
@@ -183,11 +213,11 @@ def _guesses(guesser: Any, view: GuesserView) -> list[str]:
 
 @app.command("guess")
 def guess_cmd(
-    board: str = typer.Option(..., "--board", help="Every card, comma-separated."),
-    clue: str = typer.Option(..., "--clue", help="The clue word."),
-    count: int = typer.Option(..., "--count", min=0, help="The clue's number."),
-    agent: str = typer.Option(DEFAULT_AGENT, "--agent", help="Guesser spec, e.g. minilm, glove50:stop_threshold=1."),
-    game: str = typer.Option("classic", "--game", help="classic (at most count+1 guesses) or duet (no cap)."),
+    board: str = typer.Option(..., "--board", metavar="CARDS", help="Every card, comma-separated."),
+    clue: str = typer.Option(..., "--clue", metavar="WORD", help="The clue word."),
+    count: int = typer.Option(..., "--count", min=0, metavar="N", help="The clue's number."),
+    agent: str = typer.Option(DEFAULT_AGENT, "--agent", metavar="SPEC", help="Guesser spec, e.g. minilm, glove50:stop_threshold=1."),
+    game: str = typer.Option("classic", "--game", metavar="classic|duet", help="classic (at most count+1 guesses) or duet (no cap)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
 ) -> None:
     """The cards ranked for a clue, with similarities, and where the guesser would stop."""
@@ -209,6 +239,7 @@ def guess_cmd(
         g.reset(0)
         warnings = _unreadable_cards(g, words, "the guesser scores it as the board's average for every clue"
                                      if isinstance(g, EmbeddingGuesser) else "its figures there are noise")
+        warnings += _clue_warnings(g, clue, word, words, count)
         ranked = [
             {"card": c.word, "similarity": c.similarity, "z": c.z, "score": c.score} for c in g.rank_cards(view)
         ] if hasattr(g, "rank_cards") else []

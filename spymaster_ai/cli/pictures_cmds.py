@@ -3,7 +3,8 @@ cards, and the clues the AI spymaster gives on it.
 
 Why: picture games are played on card ids (``pic:dog``); these commands show what the
 simulator deals for a seed (the same board as game ``--index`` of a ``bench pictures`` run
-with ``--seed``), with captions, the key and a PNG, and what the AI would say on it.
+with ``--seed``), with captions, the key and a PNG, and what the AI would say on it. Game 0
+(the default) is also the board ``spymaster-ai play pictures --seed`` deals.
 Bad input prints one line on stderr and exits with status 2.
 """
 
@@ -109,10 +110,13 @@ def _write_png(facts: dict, png: Path, show_key: bool) -> None:
     render_board([c["id"] for c in facts["cards"]], png, key=key)
 
 
-SeedOpt = typer.Option(0, "--seed", "-s", help="Master seed of a bench run (the board of game --index).")
-IndexOpt = typer.Option(0, "--index", "-i", help="Game index in that run (two-team games alternate the starting team).")
+SeedOpt = typer.Option(
+    0, "--seed", "-s", metavar="N",
+    help="Master seed of a bench run (the board of game --index; game 0 is the board of play pictures --seed).",
+)
+IndexOpt = typer.Option(0, "--index", "-i", metavar="N", help="Game index in that run (two-team games alternate the starting team).")
 SoloOpt = typer.Option(False, "--solo", help="The two-player variant's board (red always starts).")
-PngOpt = typer.Option(None, "--png", help="Write the board as a PNG (with the key as coloured borders unless --no-key).")
+PngOpt = typer.Option(None, "--png", metavar="FILE", help="Write the board as a PNG (with the key as coloured borders unless --no-key).")
 JsonOpt = typer.Option(False, "--json", help="Print one JSON object on stdout.")
 
 
@@ -143,9 +147,9 @@ def board(
 @pictures_app.command("clue")
 def clue(
     seed: int = SeedOpt, index: int = IndexOpt, solo: bool = SoloOpt,
-    spymaster: str = typer.Option("minilm", "--spymaster", help="Spymaster agent spec (played through the caption backend)."),
-    team: Optional[str] = typer.Option(None, "--team", help="red or blue (default: the starting team)."),
-    top: int = typer.Option(3, "--top", help="How many of the best clues to show."),
+    spymaster: str = typer.Option("minilm", "--spymaster", metavar="SPEC", help="Spymaster agent spec (played through the caption backend)."),
+    team: Optional[str] = typer.Option(None, "--team", metavar="red|blue", help="red or blue (default: the starting team)."),
+    top: int = typer.Option(3, "--top", metavar="N", help="How many of the best clues to show."),
     png: Optional[Path] = PngOpt, as_json: bool = JsonOpt,
 ) -> None:
     """The AI spymaster's best clues on the board a seed deals, with the cards each one aims at."""

@@ -1,9 +1,12 @@
 """``spymaster-ai play classic|solo|duet|pictures`` and ``spymaster-ai play resume FILE``.
 
 A human plays one seat in the terminal, the AI the others. The game is saved after every move
-(default: ``spymaster-<mode>-<seed>.json`` in the current folder; ``--save FILE`` elsewhere,
-``--no-save`` not at all) and ``play resume FILE`` continues it. The save file holds the key
-card (the engine replays the moves from it): the command warns a guesser not to open it.
+while the save path is writable (default: ``spymaster-<mode>-<seed>.json`` in the current
+folder; ``--save FILE`` elsewhere, ``--no-save`` not at all); when it cannot be written the
+player is told in one line and offered another path, and the game goes on in memory.
+``play resume FILE`` continues a saved game (a finished one is shown, not resumed). The save
+file holds the key card (the engine replays the moves from it): the command warns a guesser
+not to open it.
 Bad options print one line on stderr and exit with status 2.
 """
 
@@ -40,22 +43,26 @@ def _console(no_color: bool):
 
 
 # Options shared by the four game commands.
-SeedOpt = typer.Option(None, "--seed", min=0, help="Board seed (default: a random one, printed).")
+SeedOpt = typer.Option(None, "--seed", min=0, metavar="N", help="Board seed (default: a random one, printed).")
 AgentOpt = typer.Option("human", "--agent", metavar="NAME",
                         help="The AI partner: human (default: reads and gives clues as people do), or an embedding "
                              "(minilm, glove50, mpnet...).")
 LevelOpt = typer.Option("normal", "--level", metavar="LEVEL", help="The opposing AI team: easy, normal or hard.")
-RiskOpt = typer.Option(0.5, "--risk", min=0.0, max=1.0, help="The AI's risk appetite, 0 (cautious) to 1 (bold).")
-SpySpecOpt = typer.Option(None, "--spymaster-spec", help="Full agent spec for AI spymasters (overrides --agent/--risk).")
-GuesserSpecOpt = typer.Option(None, "--guesser-spec", help="Full agent spec for AI guessers (overrides --agent/--risk).")
+RiskOpt = typer.Option(0.5, "--risk", min=0.0, max=1.0, metavar="RISK", help="The AI's risk appetite, 0 (cautious) to 1 (bold).")
+SpySpecOpt = typer.Option(None, "--spymaster-spec", metavar="SPEC", help="Full agent spec for AI spymasters (overrides --agent/--risk).")
+GuesserSpecOpt = typer.Option(None, "--guesser-spec", metavar="SPEC", help="Full agent spec for AI guessers (overrides --agent/--risk).")
 PenaltyOpt = typer.Option(
     False, "--penalty",
     help="Play an illegal clue with the rule's penalty instead of refusing it (a refused clue costs nothing).",
 )
-SaveOpt = typer.Option(None, "--save", help="Save file (default: spymaster-<mode>-<seed>.json here).")
+SaveOpt = typer.Option(
+    None, "--save", metavar="FILE",
+    help="Save file, written after every move while it can be (default: spymaster-<mode>-<seed>.json here); "
+         "if it cannot, play says so and asks for another path.",
+)
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not save the game.")
 ForceOpt = typer.Option(False, "--force", help="Overwrite an existing save file.")
-WordlistOpt = typer.Option("classic", "--wordlist", help="Board word list.")
+WordlistOpt = typer.Option("classic", "--wordlist", metavar="NAME", help="Board word list.")
 NoColorOpt = typer.Option(False, "--no-color", help="No colours (identities are also written as words).")
 
 
@@ -76,10 +83,7 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         path = None if no_save else (save or default_save_path(settings))
         check_output_file(path, "--save")
         if path is not None and path.exists() and not force:
-            raise BadInput(
-                f"{path} exists: continue it with 'spymaster-ai play resume {path}', "
-                "or choose another --save file (or --force to overwrite it)"
-            )
+            raise BadInput(_exists_message(path))
         if png is not None and settings.mode != "pictures":
             raise BadInput("--png applies to play pictures")
         check_output_file(png, "--png")
@@ -90,8 +94,7 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         agents = load_session_agents(settings)
         session = Session(settings, game, agents, labels, save=saver(path) if path is not None else None)
         intro = [Event("info", f"{settings.describe()}. Seed {settings.seed} (the same board again: --seed {settings.seed}).")]
-        if path is not None:
-            session.save_now()  # the file exists from the first moment
+        if path is not None and session.save_now():  # the file exists from the first moment
             intro.append(Event("info", f"The game is saved after every move in {path}."))
             if not settings.human_holds_key:
                 intro.append(Event("warning", f"Spoiler: {path} holds the key card (it is needed to replay the game); "
@@ -101,22 +104,38 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
     _run(run)
 
 
+def _exists_message(path: Path) -> str:
+    """Why an existing --save file is not overwritten: resume it, unless its game is over."""
+    from ..play import SaveFileError, read_saved
+    from ..play.session import result_events
+
+    try:
+        saved = read_saved(path)
+    except SaveFileError:
+        saved = None
+    if saved is not None and saved.game.is_over:
+        result = " ".join(e.text for e in result_events(saved.settings, saved.game)[:1])
+        return f"{path} holds a finished game ({result}); choose another --save file (or --force to overwrite it)"
+    return (f"{path} exists: continue it with 'spymaster-ai play resume {path}', "
+            "or choose another --save file (or --force to overwrite it)")
+
+
 def _run(run) -> None:
     bad = _bad_input_types()
     try:
         status = run()
     except bad as exc:
         fail(str(exc))
-    except KeyboardInterrupt:  # while the AI thinks: every finished move is already saved
-        typer.echo("\nInterrupted; every finished move is saved.", err=True)
+    except KeyboardInterrupt:  # while the AI thinks: the moves saved so far are kept
+        typer.echo("\nInterrupted; every move saved so far is kept.", err=True)
         status = 130
     raise typer.Exit(status)
 
 
 @play_app.command("classic")
 def play_classic(
-    role: str = typer.Option("guesser", "--role", help="Your role: spymaster or guesser."),
-    team: str = typer.Option("red", "--team", help="Your team: red or blue."),
+    role: str = typer.Option("guesser", "--role", metavar="spymaster|guesser", help="Your role: spymaster or guesser."),
+    team: str = typer.Option("red", "--team", metavar="red|blue", help="Your team: red or blue."),
     assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
@@ -131,7 +150,7 @@ def play_classic(
 
 @play_app.command("solo")
 def play_solo(
-    role: str = typer.Option("guesser", "--role", help="Your role: spymaster (the AI guesses) or guesser (the AI clues)."),
+    role: str = typer.Option("guesser", "--role", metavar="spymaster|guesser", help="Your role: spymaster (the AI guesses) or guesser (the AI clues)."),
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
@@ -145,10 +164,10 @@ def play_solo(
 
 @play_app.command("duet")
 def play_duet(
-    mission: Optional[str] = typer.Option(None, "--mission", help="Campaign mission: prague, moscow, bangkok, singapore, cairo, berlin."),
-    tokens: Optional[int] = typer.Option(None, "--tokens", help="Timer tokens (default 9)."),
-    mistakes: Optional[int] = typer.Option(None, "--mistakes", help="Bystander-face tokens (missions: the second number)."),
-    first: str = typer.Option("ai", "--first", help="Who gives the first clue: ai or human."),
+    mission: Optional[str] = typer.Option(None, "--mission", metavar="NAME", help="Campaign mission: prague, moscow, bangkok, singapore, cairo, berlin."),
+    tokens: Optional[int] = typer.Option(None, "--tokens", metavar="N", help="Timer tokens (default 9)."),
+    mistakes: Optional[int] = typer.Option(None, "--mistakes", metavar="N", help="Bystander-face tokens (missions: the second number)."),
+    first: str = typer.Option("ai", "--first", metavar="ai|human", help="Who gives the first clue: ai or human."),
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
@@ -162,11 +181,11 @@ def play_duet(
 
 @play_app.command("pictures")
 def play_pictures(
-    role: str = typer.Option("guesser", "--role", help="Your role: spymaster or guesser."),
-    team: str = typer.Option("red", "--team", help="Your team: red or blue."),
+    role: str = typer.Option("guesser", "--role", metavar="spymaster|guesser", help="Your role: spymaster or guesser."),
+    team: str = typer.Option("red", "--team", metavar="red|blue", help="Your team: red or blue."),
     solo: bool = typer.Option(False, "--solo", help="The two-player variant against a simulated opponent."),
-    cards: str = typer.Option("pictures", "--cards", help="pictures (the shipped deck, shown by captions) or words (20 word cards)."),
-    png: Optional[Path] = typer.Option(None, "--png", help="Write the board as a PNG image here after every move."),
+    cards: str = typer.Option("pictures", "--cards", metavar="pictures|words", help="pictures (the shipped deck, shown by captions) or words (20 word cards)."),
+    png: Optional[Path] = typer.Option(None, "--png", metavar="FILE", help="Write the board as a PNG image here after every move."),
     assassin_ending: bool = typer.Option(False, "--assassin-ending", help="Assassin Ending variant."),
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
@@ -182,17 +201,23 @@ def play_pictures(
 
 @play_app.command("resume")
 def play_resume(
-    file: Path = typer.Argument(..., help="A save file written by spymaster-ai play."),
-    png: Optional[Path] = typer.Option(None, "--png", help="Pictures: write the board as a PNG image here."),
+    file: Path = typer.Argument(..., metavar="FILE", help="A save file written by spymaster-ai play."),
+    png: Optional[Path] = typer.Option(None, "--png", metavar="FILE", help="Pictures: write the board as a PNG image here."),
     no_color: bool = NoColorOpt,
 ) -> None:
-    """Continue a saved game where it stopped (the AI players are rebuilt from their specs and seed)."""
+    """Continue a saved game where it stopped (the AI players are rebuilt from their specs and seed).
+
+    A finished game is not resumed: its result and key are shown.
+    """
 
     def run() -> int:
         from ..play import read_saved, resume_session, run_console
+        from ..play.console import show_finished
         from ..play.session import Event
 
         saved = read_saved(file)  # a bad file fails here, before any model is loaded
+        if saved.game.is_over:
+            return show_finished(_console(no_color), file, saved.settings, saved.game, saved.labels)
         if png is not None and saved.settings.mode != "pictures":
             raise BadInput("--png applies to pictures sessions")
         if png is not None and not png.parent.is_dir():
@@ -204,7 +229,7 @@ def play_resume(
         if session.mismatches:
             intro.append(Event("warning", f"{session.mismatches} past AI move(s) would come out differently with this "
                                           "version of the AI; the saved moves are kept."))
-        if not session.is_over:
+        if session.save_now():  # a folder that became read-only shows now, not after the next move
             intro.append(Event("info", f"The game is saved after every move in {file}."))
         return run_console(session, _console(no_color), save_path=file, png=png, intro=intro)
 

@@ -2,7 +2,7 @@
 
 :class:`Session` holds the game logic of one session (whose turn, what to ask, what to show,
 what to keep hidden) without any I/O; :func:`run_console` is the rich terminal front end;
-:mod:`.store` saves a session after every move and resumes it. See ``spymaster-ai play --help``.
+:mod:`.store` saves a session after every move (while its file can be written) and resumes it. See ``spymaster-ai play --help``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .parse import InputError, match_card, parse_clue
 from .session import HELP, Event, Prompt, Reply, Session, SessionError, ai_roles, default_save_path, load_session_agents
 from .settings import MODES, PlaySettings, SettingsError
 from .setup import new_game
-from .store import SaveFileError, read_saved, resume_session, save_session, saver
+from .store import SaveFileError, SaveWriteError, read_saved, resume_session, save_session, saver
 
 __all__ = [
     "HELP",
@@ -23,6 +23,7 @@ __all__ = [
     "Prompt",
     "Reply",
     "SaveFileError",
+    "SaveWriteError",
     "Session",
     "SessionError",
     "SettingsError",

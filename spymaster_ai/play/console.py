@@ -3,7 +3,9 @@
 Why so thin: every decision lives in :class:`~spymaster_ai.play.session.Session`; this loop
 only draws, reads and reports. It works on a terminal, a pseudo-terminal and a pipe; on a
 pipe the typed line is echoed so a transcript reads like a terminal session. End of input
-counts as ``quit`` (the game is already saved after every move).
+counts as ``quit`` (each move is saved as it is made, while the save file can be written).
+When it cannot be written, the player is told in one line and asked for another file, or
+Enter to go on without saving: the game itself goes on in memory either way.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from typing import Callable, Iterable, Optional
 from rich.console import Console
 
 from .render import render_event, render_screen
-from .screen import Screen
-from .session import Event, Session
+from .screen import Screen, key_screen
+from .session import Event, Session, result_events
+from .settings import PlaySettings
+from .setup import Game
+from .store import saver
 
-__all__ = ["run_console", "write_board_png", "EXIT_OK", "EXIT_AI_ERROR", "EXIT_INTERRUPTED"]
+__all__ = ["run_console", "show_finished", "write_board_png", "EXIT_OK", "EXIT_AI_ERROR", "EXIT_INTERRUPTED"]
 
 EXIT_OK = 0
 EXIT_AI_ERROR = 1
@@ -43,6 +48,16 @@ def _show_events(console: Console, events: Iterable[Event]) -> None:
         console.print(render_event(e.kind, e.text), soft_wrap=True)  # the terminal wraps; paths stay whole
 
 
+def show_finished(console: Console, path: Path, settings: PlaySettings, game: Game, labels: dict[str, str]) -> int:
+    """Show the result and the key of a finished saved game: there is nothing to resume, so
+    no AI player is loaded and the file is left as it is."""
+    _show_events(console, [Event("info", f"{path} holds a finished game: it is over, there is nothing to resume.")])
+    _show_events(console, result_events(settings, game))
+    for screen in key_screen(game, labels, "The key card"):
+        console.print(render_screen(screen))
+    return EXIT_OK
+
+
 def run_console(
     session: Session,
     console: Console,
@@ -64,19 +79,72 @@ def run_console(
         if png is not None:
             console.print(f"Board image: {write_board_png(session.screen(), png)}", soft_wrap=True)
 
+    unsaved = "--no-save"  # why the game is not kept, once save_path is None
+
     def saved_note() -> None:
         if save_path is not None:
             console.print(f"The game is saved in {save_path}. Continue it with: spymaster-ai play resume {save_path}",
                           soft_wrap=True)
         else:
-            console.print("This game was not saved (--no-save).", soft_wrap=True)
+            console.print(f"This game was not saved ({unsaved}).", soft_wrap=True)
+
+    def another_file() -> None:
+        """The save failed: say so in one line, then ask for another file until one can be
+        written, or Enter (or end of input) to go on without saving."""
+        nonlocal save_path, unsaved
+        failed = save_path
+        _show_events(console, [Event("warning", f"{session.save_failure}. The game goes on in memory.")])
+        while True:
+            try:
+                line = read("Another save file (a .json path), or Enter to go on unsaved> ")
+            except EOFError:
+                line = ""
+            if echo:
+                console.print(line, markup=False, highlight=False)
+            typed = line.strip()
+            if not typed:
+                session.save_to(None)
+                save_path, unsaved = None, "the save file could not be written"
+                _show_events(console, [Event("info", "The game goes on without saving.")])
+                return
+            path = Path(typed).expanduser()
+            if path.suffix.lower() != ".json":  # a card name typed out of habit must not become a file
+                _show_events(console, [Event("error", "a save file name ends in .json: type one, or press Enter")])
+                continue
+            if path.exists() and path != failed:
+                _show_events(console, [Event("error", f"{path} exists and is not overwritten: type another path")])
+                continue
+            if session.save_to(saver(path)):
+                save_path = path
+                spoiler = "" if session.settings.human_holds_key else " It holds the key card: do not open it before the end."
+                _show_events(console, [Event("info", f"The game is saved after every move in {path}.{spoiler}")])
+                return
+            _show_events(console, [Event("error", f"{session.save_failure}")])
+
+    def check_saving() -> Optional[int]:
+        """Offer another file if the last save failed; the exit status if the human left."""
+        if session.save_failure is None:
+            return None
+        try:
+            another_file()
+        except KeyboardInterrupt:
+            console.print()
+            saved_note()
+            return EXIT_INTERRUPTED
+        return None
 
     _show_events(console, intro)
-    leaving = "(the game is saved)" if save_path is not None else "(--no-save: the game is not kept)"
+    left = check_saving()
+    if left is not None:
+        return left
+    leaving = "(the game is saved)" if save_path is not None else f"({unsaved}: the game is not kept)"
     _show_events(console, [Event("info", f"Type 'help' for the commands, 'quit' to leave {leaving}.")])
     _show_events(console, session.advance())
     draw()
     while True:
+        left = check_saving()
+        if left is not None:
+            return left
         if session.error:
             saved_note()
             return EXIT_AI_ERROR

@@ -2,11 +2,13 @@
 
 Why: a player types fast and in any case. A card may be named by a unique start of its
 name (or of one word of a picture's caption); an unknown or ambiguous name gets a message
-that says which, and nothing is played.
+that says which, and nothing is played. A typo gets the closest card that may be chosen as
+a suggestion ("Did you mean DIARY?"), never played for the player: a wrong guess costs a turn.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Collection, Mapping, Optional, Sequence
 
@@ -86,7 +88,23 @@ def match_card(
         card = hits[0]
         reason = why_not.get(card, "cannot be chosen now")
         raise InputError(f"{labels.get(card, card).upper()} {reason}")
-    raise InputError(f"{text.strip()!r} is not a card on this board (type 'board' to see it again)")
+    message = f"{text.strip()!r} is not a card on this board"
+    near = _closest(typed, [c for c in cards if c in allowed], names, words)
+    if near is not None:
+        message += f". Did you mean {labels.get(near, near).upper()}?"
+    raise InputError(message + " (type 'board' to see it again)")
+
+
+def _closest(typed: str, cards: Sequence[str], names: Mapping[str, str], words: Mapping[str, list]) -> Optional[str]:
+    """The card whose name, or one word of it that no other card shares, is spelt most like
+    ``typed`` (difflib's ratio, at least 0.6), or None."""
+    owners: dict[str, set[str]] = {}
+    for card in cards:
+        for spelling in {names[card], *words[card]}:
+            owners.setdefault(spelling, set()).add(card)
+    spellings = sorted(s for s, who in owners.items() if len(who) == 1)
+    close = difflib.get_close_matches(typed, spellings, n=1)
+    return next(iter(owners[close[0]])) if close else None
 
 
 def parse_clue(text: str, max_count: int) -> Clue:

@@ -14,7 +14,9 @@ Rules of the seat:
   human guesser its targets during play: :meth:`Session.summary` lists them after the end.
 * Moves are applied to the engine, which judges them; a refused human move changes nothing
   and its message is shown. After every accepted move the session is saved (if a save path
-  is set), so a quit or a crash loses nothing.
+  is set), so a quit or a crash loses nothing while the file can be written. A save that
+  fails does not stop the game: saving stops, :attr:`Session.save_failure` says why, and the
+  front end offers another file (:meth:`Session.save_to`).
 * Resuming replays the saved moves through the same path as live play; the AI players are
   rebuilt from their specs and seeds and asked again at each of their past decisions, so an
   agent that keeps state (a seeded random one) continues exactly as if never interrupted.
@@ -40,7 +42,7 @@ from .screen import ClueLine, Screen, classic_screen, duet_screen, key_screen
 from .settings import PlaySettings
 from .setup import Game, ai_names
 
-__all__ = ["Event", "Prompt", "Reply", "Session", "SessionError", "HELP", "ai_roles"]
+__all__ = ["Event", "Prompt", "Reply", "Session", "SessionError", "HELP", "ai_roles", "result_events"]
 
 
 class SessionError(RuntimeError):
@@ -120,6 +122,62 @@ def _softmax_share(scores: list[float], index: int) -> float:
     return weights[index] / sum(weights)
 
 
+def result_events(settings: PlaySettings, g: Game) -> list[Event]:
+    """How a finished game ended, as the human is told: at the end of a session, and again
+    when its save file is opened (no AI player is needed for that)."""
+    events: list[Event] = []
+    if isinstance(g, DuetGame):
+        if g.winner:
+            events.append(Event("end", f"You win together! Score: {g.score()} "
+                                       f"({g.tokens_left} tokens left, {g.voluntary_stops} voluntary stops"
+                                       f"{', -1 for sudden death' if g.needed_sudden_death else ''})."))
+            if g.tokens == 9:
+                events.append(Event("info", "Standard game: above 5 is good, 9-10 great, above 10 excellent."))
+        else:
+            events.append(Event("end", f"You lose together: {_duet_loss(g)}."))
+    elif g.winner is not None:
+        mine = Team(settings.team)
+        won = g.winner is mine
+        if g.solo:
+            if won:
+                events.append(Event("end", f"You win! Score: {g.score()} (opponent agents not yet covered; "
+                                           f"{g.turns[mine]} turns)."))
+            else:
+                events.append(Event("end", f"You lose: {_classic_loss(g)}."))
+        else:
+            events.append(Event("end", f"{g.winner.value.capitalize()} wins - you {'win' if won else 'lose'}: "
+                                       f"{_classic_loss(g)}."))
+    return events
+
+
+def _duet_loss(g: DuetGame) -> str:
+    cause = g.loss_cause.value if g.loss_cause else ""
+    if cause == "assassin":
+        return "an assassin was touched"
+    if cause == "timeout":
+        return "time ran out (in sudden death nobody could guess any more)"
+    if g.needed_sudden_death:
+        return "a wrong guess in sudden death"
+    return "a bystander when no timer token was left to pay for it"
+
+
+def _classic_loss(g: ClassicGame) -> str:
+    winner, loser = g.winner, g.loser
+    cause = g.loss_cause.value if g.loss_cause else ""
+    if g.solo:
+        if cause == "assassin":
+            return "your team touched the assassin"
+        if cause == "mistake":
+            return "a wrong card in sudden death"
+        return "all the opponent's agents are covered"
+    if cause == "assassin":
+        return f"{loser.value} touched the assassin"
+    if cause == "mistake":
+        return f"{loser.value} touched a wrong card in sudden death"
+    then = " and then the assassin" if g.assassin_ending else ""
+    return f"{winner.value} found all its agents{then}"
+
+
 class Session:
     """One game between the human and the AI; see the module docstring."""
 
@@ -143,6 +201,7 @@ class Session:
         for role in sorted(self.agents):
             self.agents[role].reset(derive_seed(settings.seed, role))
         self._save = save
+        self.save_failure: Optional[str] = None  # why the last save failed (the game goes on in memory)
         self.clues: list[ClueLine] = []
         self.targets: list[tuple[str, str, tuple[str, ...]]] = []  # hidden until the end
         self.error: Optional[str] = None
@@ -208,14 +267,14 @@ class Session:
                 move, notes = self._decide(actor)
             except SessionError as exc:
                 self.error = str(exc)
-                events.append(Event("error", f"{exc}. The game is saved as it was before this move."))
+                events.append(Event("error", f"{exc}.{self._kept()}"))
                 break
             events += notes
             try:
                 events += self._apply(actor, move)
             except IllegalMove as exc:
                 self.error = f"the AI ({actor.role}) made a move the rules refuse: {exc}"
-                events.append(Event("error", f"{self.error}. The game is saved as it was before this move."))
+                events.append(Event("error", f"{self.error}.{self._kept()}"))
                 break
             self._saved()
         return events
@@ -303,62 +362,13 @@ class Session:
     # ================================================================= the end
     def summary(self) -> tuple[list[Event], list[Screen]]:
         """The result, the AI spymasters' targets (a courtesy, after the end) and the whole key."""
-        g = self.game
-        events: list[Event] = []
-        if isinstance(g, DuetGame):
-            if g.winner:
-                events.append(Event("end", f"You win together! Score: {g.score()} "
-                                           f"({g.tokens_left} tokens left, {g.voluntary_stops} voluntary stops"
-                                           f"{', -1 for sudden death' if g.needed_sudden_death else ''})."))
-                if g.tokens == 9:
-                    events.append(Event("info", "Standard game: above 5 is good, 9-10 great, above 10 excellent."))
-            else:
-                events.append(Event("end", f"You lose together: {self._duet_loss(g)}."))
-        elif g.winner is not None:
-            mine = Team(self.settings.team)
-            won = g.winner is mine
-            if g.solo:
-                if won:
-                    events.append(Event("end", f"You win! Score: {g.score()} (opponent agents not yet covered; "
-                                               f"{g.turns[mine]} turns)."))
-                else:
-                    events.append(Event("end", f"You lose: {self._classic_loss(g)}."))
-            else:
-                events.append(Event("end", f"{g.winner.value.capitalize()} wins - you {'win' if won else 'lose'}: "
-                                           f"{self._classic_loss(g)}."))
+        events = result_events(self.settings, self.game)
         if self.targets:
             events.append(Event("info", "What the AI spymaster aimed at (kept secret during play):"))
             for giver, clue, targets in self.targets:
                 aimed = ", ".join(self.label(t) for t in targets) if targets else "(not reported)"
                 events.append(Event("info", f"  {giver}: {clue.upper()} -> {aimed}"))
-        return events, key_screen(g, self.labels, "The key card")
-
-    @staticmethod
-    def _duet_loss(g: DuetGame) -> str:
-        cause = g.loss_cause.value if g.loss_cause else ""
-        if cause == "assassin":
-            return "an assassin was touched"
-        if cause == "timeout":
-            return "time ran out (in sudden death nobody could guess any more)"
-        if g.needed_sudden_death:
-            return "a wrong guess in sudden death"
-        return "a bystander when no timer token was left to pay for it"
-
-    def _classic_loss(self, g: ClassicGame) -> str:
-        winner, loser = g.winner, g.loser
-        cause = g.loss_cause.value if g.loss_cause else ""
-        if g.solo:
-            if cause == "assassin":
-                return "your team touched the assassin"
-            if cause == "mistake":
-                return "a wrong card in sudden death"
-            return "all the opponent's agents are covered"
-        if cause == "assassin":
-            return f"{loser.value} touched the assassin"
-        if cause == "mistake":
-            return f"{loser.value} touched a wrong card in sudden death"
-        then = " and then the assassin" if g.assassin_ending else ""
-        return f"{winner.value} found all its agents{then}"
+        return events, key_screen(self.game, self.labels, "The key card")
 
     # ================================================================= whose move
     def _actor(self) -> _Actor:
@@ -795,10 +805,30 @@ class Session:
         return out
 
     # ================================================================= saving
-    def save_now(self) -> None:
-        """Save the session now (it also saves itself after every move)."""
-        if self._save is not None:
+    def save_now(self) -> bool:
+        """Save the session now (it also saves itself after every move); whether it was saved.
+
+        A save that raises OSError (a read-only folder, a full disk) turns saving off and
+        keeps its message in :attr:`save_failure`: losing the file must not lose the game.
+        """
+        if self._save is None:
+            return False
+        try:
             self._save(self)
+        except OSError as exc:
+            self._save = None
+            self.save_failure = str(exc)
+            return False
+        return True
+
+    def save_to(self, save: Optional[Callable[["Session"], None]]) -> bool:
+        """Save with ``save`` from now on (None: not at all), starting with the game as it
+        stands; whether that first save worked (if not, :attr:`save_failure` says why)."""
+        self._save, self.save_failure = save, None
+        return save is None or self.save_now()
+
+    def _kept(self) -> str:
+        return " The game is saved as it was before this move." if self._save is not None else ""
 
     def _saved(self) -> None:
         if not self._replaying:

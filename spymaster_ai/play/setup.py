@@ -1,8 +1,11 @@
 """Deal a new game for a session: the board, the key and the card labels, all from the seed.
 
 Boards are dealt exactly as the simulator deals them (``random.Random(seed)``, words then
-key), so a seed names the same Duet or solo board in ``play`` and in ``bench``. Picture
-cards are shown, typed and given to the AI by their captions (the deck's text annotation).
+key), so a seed names the same Duet or solo board in ``play`` and in ``bench``. A Pictures
+board is game 0 of a ``bench pictures`` run with the seed as its master seed, so that
+``spymaster-ai pictures board --seed N`` (and ``pictures clue``) shows the board that
+``play pictures --seed N`` deals; as game 0 of a run, red starts it. Picture cards are
+shown, typed and given to the AI by their captions (the deck's text annotation).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Union
 
 from ..rules.cards import (
     CLASSIC_LAYOUT,
-    PICTURES_LAYOUT,
+    ClassicKey,
     Team,
     deal_words,
     generate_classic_key,
@@ -29,15 +32,21 @@ __all__ = ["Game", "new_game", "ai_names"]
 Game = Union[ClassicGame, DuetGame]
 
 
-def _picture_cards(n: int, rng: random.Random) -> tuple[tuple[str, ...], dict[str, str]]:
+def _pictures_board(settings: PlaySettings) -> tuple[tuple[str, ...], ClassicKey, tuple[bool, ...], dict[str, str]]:
+    """Cards, key, picture flags and captions of game 0 of a bench run with master seed
+    ``settings.seed``: the board ``spymaster-ai pictures board --seed`` shows."""
     from ..pictures import DeckError, load_deck
+    from ..sim.play import PlayOptions, deal_board
+    from ..sim.seeds import game_seed
 
+    kind = "pictures_solo" if settings.solo else "pictures"
+    options = PlayOptions(wordlist=settings.wordlist, picture_cards=settings.cards == "pictures")
     try:
-        deck = load_deck()
+        cards, key, flags = deal_board(kind, game_seed(settings.seed, 0), 0, options)
+        labels = {c: load_deck()[c].caption for c in cards} if settings.cards == "pictures" else {}
     except DeckError as exc:
         raise SettingsError(f"the picture deck cannot be read ({exc}); play with --cards words") from exc
-    cards = deck.deal(n, rng)
-    return cards, {c: deck[c].caption for c in cards}
+    return cards, key, flags, labels
 
 
 def new_game(settings: PlaySettings) -> tuple[Game, dict[str, str]]:
@@ -56,17 +65,13 @@ def new_game(settings: PlaySettings) -> tuple[Game, dict[str, str]]:
         game = DuetGame(words, key, tokens=settings.tokens or 9, mistakes=settings.mistakes, legality=legality)
         return game, {}
     if settings.mode == "pictures":
-        layout = PICTURES_LAYOUT
-        if settings.cards == "pictures":
-            cards, labels = _picture_cards(layout[0], rng)
-            flags = (True,) * layout[0]
-        else:  # the hook for boards without pictures: 20 word cards on the 5x4 grid (RULES.md §2)
-            cards, labels, flags = deal_words(words_list, layout[0], rng), {}, (False,) * layout[0]
+        # --cards words: the hook for boards without pictures, 20 word cards on the 5x4 grid (RULES.md §2)
+        cards, key, flags, labels = _pictures_board(settings)
     else:
-        layout, flags = CLASSIC_LAYOUT, None
-        cards, labels = deal_words(words_list, layout[0], rng), {}
-    starting = Team.RED if settings.solo else None  # solo: "your team starts"; else the key decides
-    key = generate_classic_key(rng, layout, starting=starting)
+        flags, labels = None, {}
+        cards = deal_words(words_list, CLASSIC_LAYOUT[0], rng)
+        starting = Team.RED if settings.solo else None  # solo: "your team starts"; else the key decides
+        key = generate_classic_key(rng, CLASSIC_LAYOUT, starting=starting)
     game = ClassicGame(
         cards,
         key,

@@ -5,8 +5,16 @@ the engine on resume, so a damaged or edited file is refused, and a finished gam
 an ordinary record the rest of the toolkit can replay. The session settings (mode, seat,
 agent specs, seed) and the picture captions travel in the record's ``meta``.
 
+Every save carries the record's ``sha256`` checksum, and resuming requires it: a file
+without one, or whose content no longer matches it, is refused. The replay alone would let
+an edit of the settings through (another seat, another AI), so the checksum is what catches
+it. It guards against accidental corruption and hand edits; it is not a signature (anyone
+can recompute it), so it proves nothing about who wrote the file.
+
 The file is written after every move, atomically (a temporary file, then a rename), so a
-quit, a crash or a killed terminal loses nothing. **It holds the key card** (the engine
+quit, a crash or a killed terminal loses nothing while the file can be written. A write that
+fails raises :class:`SaveWriteError`, one line that names the file; the session then goes on
+in memory and the front end offers another file. **It holds the key card** (the engine
 needs it to replay the moves): opening it spoils the game for a guesser, which is why the
 front end says so when it starts saving.
 """
@@ -21,12 +29,22 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
 from ..rules.moves import IllegalMove
-from ..rules.record import RecordError, from_record, to_record
+from ..rules.record import RecordError, checksum, from_record, to_record
 from .session import Session, SessionError, load_session_agents
 from .settings import PlaySettings, SettingsError
 from .setup import Game
 
-__all__ = ["FORMAT", "VERSION", "SaveFileError", "SavedGame", "read_saved", "resume_session", "save_session", "saver"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "SaveFileError",
+    "SaveWriteError",
+    "SavedGame",
+    "read_saved",
+    "resume_session",
+    "save_session",
+    "saver",
+]
 
 FORMAT = "spymaster_ai.play-session"
 VERSION = 1
@@ -34,6 +52,11 @@ VERSION = 1
 
 class SaveFileError(ValueError):
     """A save file that cannot be resumed; the message says why."""
+
+
+class SaveWriteError(OSError):
+    """A save file that cannot be written (read-only folder, full disk...); the message says
+    which file and why, in one line."""
 
 
 @dataclass(frozen=True)
@@ -56,10 +79,18 @@ def session_meta(session: Session) -> dict:
 
 
 def save_session(session: Session, path: str | Path) -> Path:
-    """Write the session to ``path`` atomically; returns the path."""
+    """Write the session to ``path`` atomically; returns the path. Raises SaveWriteError."""
     path = Path(path)
     text = json.dumps(to_record(session.game, session_meta(session)), indent=1, ensure_ascii=False) + "\n"
     folder = path.parent if str(path.parent) else Path(".")
+    try:
+        _write_atomically(text, path, folder)
+    except OSError as exc:
+        raise SaveWriteError(f"cannot save the game to {path}: {exc.strerror or exc}") from exc
+    return path
+
+
+def _write_atomically(text: str, path: Path, folder: Path) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -73,7 +104,6 @@ def save_session(session: Session, path: str | Path) -> Path:
         except OSError:
             pass
         raise
-    return path
 
 
 def saver(path: str | Path) -> Callable[[Session], None]:
@@ -94,6 +124,7 @@ def read_saved(path: str | Path) -> SavedGame:
     play = meta.get("play") if isinstance(meta, dict) else None
     if not isinstance(play, dict) or play.get("format") != FORMAT:
         raise SaveFileError(f"{path} is not a saved play session (no session settings in it)")
+    _check_checksum(path, data)
     if play.get("version") != VERSION:
         raise SaveFileError(f"{path}: unsupported session version {play.get('version')!r}; this build reads {VERSION}")
     try:
@@ -111,6 +142,17 @@ def read_saved(path: str | Path) -> SavedGame:
     if data.get("engine") != expected:
         raise SaveFileError(f"{path}: a {settings.mode} session cannot hold a {data.get('engine')} game")
     return SavedGame(settings, dict(labels), data, game)
+
+
+def _check_checksum(path: Path, data: dict) -> None:
+    """Refuse a save whose checksum is missing or wrong, before anything in it is trusted."""
+    stored = data.get("sha256")
+    if not isinstance(stored, str):
+        raise SaveFileError(f"{path} has no checksum (sha256): every save play writes has one, so the file "
+                            "was edited or damaged; it cannot be resumed")
+    if checksum(data) != stored:
+        raise SaveFileError(f"{path}: the checksum does not match the content: the file was edited or damaged "
+                            "after it was saved; it cannot be resumed")
 
 
 def resume_session(

@@ -3,9 +3,10 @@
 A record is replayed by building the game from its configuration and applying the moves
 through the engine itself, so a replay is checked by the same rules as live play. A record
 whose moves the engine refuses, whose stored final state differs from the replayed one, or
-whose ``sha256`` does not match its content was damaged or edited and is refused with
-:class:`RecordError`. The checksum is unkeyed: it catches accidental corruption and hand
-edits, not someone who recomputes it (a consistent forged record with legal moves replays).
+whose ``sha256`` does not match its content (:func:`checksum`) was damaged or edited and is
+refused with :class:`RecordError`. The checksum is unkeyed: it catches accidental corruption
+and hand edits, not someone who recomputes it (a consistent forged record with legal moves
+replays).
 """
 
 from __future__ import annotations
@@ -48,6 +49,13 @@ def _as_json(value: Any) -> Any:
     return json.loads(json.dumps(value, sort_keys=True))
 
 
+def checksum(record: dict) -> str:
+    """The sha256 of a record's content (everything but format, version and the checksum)."""
+    body = {k: record.get(k) for k in ("engine", "config", "actions", "final_state")}
+    body["meta"] = record.get("meta", {})
+    return _digest(body)
+
+
 def to_record(game: Game, meta: dict | None = None) -> dict:
     """The JSON-serialisable record of ``game`` as it stands (finished or not)."""
     body = {
@@ -61,7 +69,11 @@ def to_record(game: Game, meta: dict | None = None) -> dict:
 
 
 def from_record(record: Any, *, verify: bool = True) -> Game:
-    """Rebuild a game by replaying a record; refuse bad, damaged or edited records with RecordError."""
+    """Rebuild a game by replaying a record; refuse bad, damaged or edited records with RecordError.
+
+    A record without a ``sha256`` field is replayed unchecked by it (records written by hand
+    or by other tools); callers that always write one, like the play save files, require it.
+    """
     if not isinstance(record, dict):
         raise RecordError(f"a game record is a JSON object, got {type(record).__name__}")
     if record.get("format") != FORMAT:
@@ -77,9 +89,7 @@ def from_record(record: Any, *, verify: bool = True) -> Game:
     if not isinstance(record["actions"], list):
         raise RecordError("record 'actions' must be a list of moves")
     if verify and "sha256" in record:
-        body = {k: record[k] for k in ("engine", "config", "actions", "final_state")}
-        body["meta"] = record.get("meta", {})
-        if _digest(body) != record["sha256"]:
+        if checksum(record) != record["sha256"]:
             raise RecordError("record checksum does not match its content: the file was modified")
     try:
         game = engine.from_config(record["config"])
