@@ -1,0 +1,208 @@
+"""The agents for people: the human reader, its fit, the human guesser and spymaster."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from spymaster_ai.agents.human.features import PER_MODEL, feature_names, features_from_sims, spelled_like
+from spymaster_ai.agents.human.reader import (
+    PARAMS_PATH,
+    ChoiceSet,
+    ReaderParams,
+    fit_conditional_logit,
+    load_params,
+    softmax,
+)
+
+
+# -- spelling -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("clue, card", [
+    ("grab", "crab"),  # edit distance 1, short words
+    ("pursue", "purse"),  # first four letters
+    ("moonlight", "moon"),  # contains the card
+    ("firefighter", "fire"),
+    ("planets", "planet"),
+    ("tower", "towel"),
+])
+def test_clues_a_person_may_read_as_the_card_by_its_letters(clue, card):
+    assert spelled_like(clue, card)
+
+
+@pytest.mark.parametrize("clue, card", [
+    ("ocean", "wave"), ("circle", "round"), ("doctor", "nurse"), ("heart", "tank"), ("fever", "cold"),
+])
+def test_unrelated_spellings_are_not_flagged(clue, card):
+    assert not spelled_like(clue, card)
+
+
+# -- features -----------------------------------------------------------------------------------
+
+
+def _random_sims(rng, n_models=2, clues=4, cards=6):
+    sims = [rng.normal(size=(clues, cards)).astype(np.float32) for _ in range(n_models)]
+    means = [rng.normal(size=cards).astype(np.float32) for _ in range(n_models)]
+    stds = [np.abs(rng.normal(size=cards)).astype(np.float32) + 0.5 for _ in range(n_models)]
+    return sims, means, stds
+
+
+def test_board_z_is_standardised_over_the_visible_cards_only_and_the_lead_names_the_top_card():
+    rng = np.random.default_rng(0)
+    sims, means, stds = _random_sims(rng)
+    visible = np.array([True, True, False, True, True, True])
+    cards = ["a1", "b2", "c3", "d4", "e5", "f6"]
+    x = features_from_sims(sims, means, stds, visible, ["w1", "w2", "w3", "w4"], cards)
+    assert x.shape == (4, 6, 2 * len(PER_MODEL) + 2)
+    z = x[:, visible, 0]
+    np.testing.assert_allclose(z.mean(axis=1), 0.0, atol=1e-5)
+    np.testing.assert_allclose(z.std(axis=1), 1.0, atol=1e-4)
+    lead = x[:, visible, 2]
+    top = np.argmax(sims[0][:, visible], axis=1)
+    for i in range(4):
+        assert lead[i, top[i]] > 0 and (np.delete(lead[i], top[i]) < 0).all()
+    # evoke: the similarity in units of the card's own spread over the vocabulary
+    np.testing.assert_allclose(x[:, :, 1], (sims[0] - means[0]) / stds[0], rtol=1e-5)
+
+
+# -- the conditional logit ----------------------------------------------------------------------
+
+
+def test_the_conditional_logit_recovers_the_weights_that_made_the_choices():
+    rng = np.random.default_rng(1)
+    true_w = np.array([2.0, -1.0, 0.0])
+    sets = []
+    for g in range(3000):
+        x = rng.normal(size=(8, 3))
+        p = softmax(x @ true_w)
+        sets.append(ChoiceSet(x, int(rng.choice(8, p=p)), 1.0, g))
+    mean, scale, w = fit_conditional_logit(sets, l2=0.01)
+    # the fit is on standardised features: map the weights back to raw units
+    np.testing.assert_allclose(w / scale, true_w, atol=0.15)
+
+
+def test_the_fit_is_deterministic():
+    rng = np.random.default_rng(2)
+    sets = [ChoiceSet(rng.normal(size=(5, 2)), int(rng.integers(5)), 1.0, 0) for _ in range(50)]
+    a = fit_conditional_logit(sets)
+    b = fit_conditional_logit(sets)
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+
+
+# -- the shipped parameters ---------------------------------------------------------------------
+
+
+def test_the_shipped_reader_says_where_it_came_from_and_matches_todays_features():
+    params = load_params()
+    assert params.features == feature_names(params.models)
+    prov = params.provenance
+    assert "Shaikh" in prov["data"] and prov["script"].startswith("experiments/human_reader.py")
+    assert prov["environment"]["python"] and prov["fitted_on"]["games"] > 50
+    assert PARAMS_PATH.stat().st_size < 64_000  # small: weights, not data
+    # the data itself never ships: only short row hashes to tell seen rows from new ones
+    assert all(len(h) == 12 for h in prov["rows_sha256_12"])
+
+
+def test_malformed_parameters_are_refused_with_a_clear_message(tmp_path):
+    good = load_params().to_json()
+    bad = dict(good, weights=good["weights"][:-1])
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="one value per feature"):
+        load_params(path)
+    path.write_text(json.dumps(dict(good, features=good["features"][::-1])))
+    with pytest.raises(ValueError, match="refit"):
+        load_params(path)
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match="not JSON"):
+        load_params(path)
+    with pytest.raises(FileNotFoundError, match="human_reader.py --write"):
+        load_params(tmp_path / "missing.json")
+
+
+def test_the_stop_rule_is_more_confident_in_a_clear_pick():
+    params = load_params()
+    clear = params.p_correct(np.array([0.9, 0.05, 0.05]), 0)
+    vague = params.p_correct(np.array([0.3, 0.35, 0.35]), 0)
+    assert 0.0 < vague < clear < 1.0
+
+
+def test_params_round_trip_through_json():
+    params = load_params()
+    again = ReaderParams.from_json(json.loads(json.dumps(params.to_json())))
+    np.testing.assert_allclose(again.weights, params.weights)
+    assert again.stop == params.stop
+    assert replace(again, stop=(1.0, 0.0, 0.0)).p_correct(np.array([1.0]), 0) == pytest.approx(1 / (1 + np.exp(-1)))
+
+
+# -- the agents, on the packaged models --------------------------------------------------------
+
+
+BOARD = ("crab,grab,ocean,beach,doctor,nurse,fever,moon,sun,star,bank,money,river,apple,tree,dog,cat,bone,"
+         "ring,phone,tower,king,queen,castle,knight").split(",")
+
+
+@pytest.fixture(scope="module")
+def human_agents():
+    from spymaster_ai.agents.registry import make_guesser, make_spymaster
+
+    return make_spymaster("human"), make_guesser("human")
+
+
+def _giver_view(own, assassins, bystanders):
+    from spymaster_ai.views import SpymasterView
+
+    return SpymasterView(game="duet", me="A", words=tuple(BOARD), visible=tuple(BOARD), own=tuple(own),
+                         opponent=(), bystanders=tuple(bystanders), assassins=tuple(assassins))
+
+
+@pytest.mark.models
+def test_the_human_spymaster_never_gives_a_clue_spelled_like_a_card_and_aims_only_at_its_own(human_agents):
+    spymaster, _ = human_agents
+    own = ["ocean", "beach", "doctor", "nurse", "moon", "sun", "bank", "money", "knight"]
+    assassins = ["crab", "tree", "phone"]
+    view = _giver_view(own, assassins, [w for w in BOARD if w not in own + assassins])
+    spymaster.reset(0)
+    options = spymaster.rank_clues(view, top=200)
+    assert options
+    for o in options:
+        assert not any(spelled_like(o.word, card) for card in BOARD), o.word
+        assert set(o.targets) <= set(own) and 1 <= o.count <= 3 and len(o.targets) == o.count
+    clue = spymaster.give_clue(view)
+    assert clue.count >= 1  # never a zero clue
+
+
+@pytest.mark.models
+def test_the_human_guesser_reads_a_plain_clue_and_stops_at_the_count(human_agents):
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import GuesserView
+
+    _, guesser = human_agents
+    guesser.reset(0)
+    view = GuesserView(game="classic", me="red", words=tuple(BOARD), visible=tuple(BOARD), revealed=(),
+                       clue=Clue("sky", 2), guesses_made=0, max_guesses=3, can_stop=True, own_left=8)
+    first = guesser.next_guess(view)
+    assert first in ("sun", "moon", "star")
+    ranked = guesser.rank_cards(view)
+    assert sorted(ranked) == sorted(BOARD) and ranked[0] == first
+    past = replace(view, visible=tuple(w for w in BOARD if w not in ranked[:2]), guesses_made=2)
+    assert guesser.next_guess(past) is None or guesser.next_guess(past) in ("sun", "moon", "star")
+
+
+def test_registry_builds_the_human_agents_by_name_and_refuses_a_reader_in_the_spec():
+    from spymaster_ai.agents.human import HumanGuesser, HumanSpymaster
+    from spymaster_ai.agents.registry import AgentSpecError, agent_class, check_spec
+
+    assert agent_class("spymaster", "human") is HumanSpymaster
+    assert agent_class("guesser", "human:assassin_cost=3") is HumanGuesser
+    with pytest.raises(AgentSpecError, match="reader"):
+        check_spec("guesser", "human:reader=x")
+    with pytest.raises(AgentSpecError, match="assassin_cost"):
+        check_spec("guesser", "human:assassin_cost=-1")
+    with pytest.raises(AgentSpecError, match="spymaster parameter"):
+        check_spec("guesser", "human:follow_margin=1")
