@@ -12,6 +12,9 @@ wrong card costs:
 * a guess is made while ``p`` minus the chance of an assassin (Duet: a black card) times
   ``assassin_cost``, minus the chance of any other wrong card times ``wrong_cost``, is
   positive; the first guess of a clue is always made (the rules ask for one);
+* after the first guess of a clue, a card is taken only if the clue is among the words it
+  calls to mind (``min_evoke``): a careful person does not guess HAM's second card CRAB
+  because nothing better is left;
 * never past the count, except on a leftover of an earlier clue the reader is sure of
   (``bonus_p``): a careful person does not gamble on a fourth card.
 """
@@ -40,11 +43,14 @@ class HumanGuesser:
     costs (the turn ends; in Duet it also takes a timer token and misleads later reads).
     ``bonus_p``: past the count, an earlier clue's leftover is guessed only at this chance.
     ``memory``: how much an earlier unfinished clue's reading adds to a card (as a share of
-    the current clue's probability).
+    the current clue's probability). ``min_evoke``: after a clue's first guess, how strongly
+    (standard deviations, the median reader model) a card must call the clue to mind; on
+    the judged human guesses, picks below 2.0 were right 69% of the time, above it 83%.
     """
 
     def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
-                 wrong_cost: float = 0.4, bonus_p: float = 0.85, memory: float = 0.3) -> None:
+                 wrong_cost: float = 0.4, bonus_p: float = 0.85, memory: float = 0.3,
+                 min_evoke: float = 2.0) -> None:
         for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost), ("memory", memory)):
             if value < 0:
                 raise ValueError(f"{name} must be >= 0, got {value}")
@@ -55,6 +61,7 @@ class HumanGuesser:
         self.wrong_cost = float(wrong_cost)
         self.bonus_p = float(bonus_p)
         self.memory = float(memory)
+        self.min_evoke = float(min_evoke)
 
     @property
     def reader(self) -> HumanReader:
@@ -86,6 +93,17 @@ class HumanGuesser:
         if not word or not self.reader.reads(word):
             return mask / max(mask.sum(), 1)
         return self.reader.probabilities(view.words, word, mask)
+
+    def evoke(self, view: GuesserView, card: str, clue: str) -> float:
+        """How strongly ``card`` calls ``clue`` to mind: the median reader model's similarity
+        in standard deviations of the card's similarity to every clue word."""
+        from .features import PER_MODEL
+
+        if not self.reader.reads(clue):
+            return 0.0
+        x = self.reader.features([card], [clue])[0, 0]
+        step, first = len(PER_MODEL), PER_MODEL.index("evoke")
+        return float(np.median(x[first : step * len(self.reader.model_names) : step]))
 
     def _with_memory(self, view: GuesserView, p: np.ndarray) -> np.ndarray:
         """The current clue's reading plus ``memory`` times the best reading of any earlier
@@ -149,6 +167,8 @@ class HumanGuesser:
         within = clue.unlimited or view.guesses_made < clue.count
         if view.guesses_made == 0 or not view.can_stop:
             return card
+        if self.evoke(view, card, clue.word) < self.min_evoke:
+            return None
         if within:
             return card if self.worth(view, card, p_right) > 0 else None
         return card if p_right >= self.bonus_p and self.worth(view, card, p_right) > 0 else None

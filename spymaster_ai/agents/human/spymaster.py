@@ -42,14 +42,14 @@ class HumanSpymaster(EmbeddingSpymaster):
     ``max_count``: the largest count (3: people rarely find more). ``follow_margin``: how far
     (log odds) the last target must lead the likeliest wrong card. ``follow_p``: the chance
     each later target must have of being a person's next pick once the earlier ones are taken.
-    ``min_evoke``: how strongly (standard deviations, the reader models' mean) each target
-    must call the clue to mind. ``assassin_cost``,
+    ``min_evoke``: how strongly (standard deviations, the median reader model) each target
+    must call the clue to mind; a black card must stay half a deviation below it. ``assassin_cost``,
     ``opponent_cost``, ``bystander_cost``: what a wrong card costs, in cards found.
     ``risk``: as in :class:`..spymaster.EmbeddingSpymaster` (0.5 weighs a miss at its cost).
     """
 
     def __init__(self, reader: HumanReader, *, max_count: int = 3, follow_margin: float = 0.7, follow_p: float = 0.35,
-                 min_evoke: float = 1.5,
+                 min_evoke: float = 2.5,
                  risk: float = 0.5, assassin_cost: float = 6.0, opponent_cost: float = 1.0,
                  bystander_cost: float = 0.5, min_zipf: float = REFERENCE_MIN_ZIPF,
                  prefer_common: float = 0.1) -> None:
@@ -143,13 +143,18 @@ class HumanSpymaster(EmbeddingSpymaster):
         next_p = np.exp(shifted[:, :cap]) / tail_mass[:, :cap]
         followable = leading_own & margin_ok & (next_p >= self.follow_p)
         followable[:, 0] = leading_own[:, 0] & margin_ok[:, 0]
-        # and every target calls the clue to mind (the models' mean "evoke", in standard
-        # deviations of that card's similarity to every clue word): CONSULTANT is among the
-        # words DOCTOR brings to mind, not among KNIGHT's
+        # and every target calls the clue to mind for most reader models (the median model's
+        # "evoke": standard deviations of that card's similarity to every clue word), so one
+        # model's quirk (TRANSPARENT for CANVAS) is no link: PENCIL is among the words ERASER
+        # brings to mind, TRANSPARENT is not
         step, first = len(PER_MODEL), PER_MODEL.index("evoke")
-        evoke = x[:, :, first : step * n_models : step].mean(axis=2)[:, g_idx]
-        sorted_evoke = np.take_along_axis(evoke, order[:, :cap], axis=1)
+        evoke = np.median(x[:, :, first : step * n_models : step], axis=2)  # (vocabulary, cards)
+        sorted_evoke = np.take_along_axis(evoke[:, g_idx], order[:, :cap], axis=1)
         followable &= np.minimum.accumulate(sorted_evoke, axis=1) >= self.min_evoke
+        # and no black card (the assassin) calls it to mind nearly as strongly
+        black_cols = [col[w] for w in view.assassins if w not in targets and guessable[col[w]]]
+        if black_cols:
+            followable &= (evoke[:, black_cols].max(axis=1) < self.min_evoke - 0.5)[:, None]
         util = np.where(followable, util, -np.inf)
         if min_count > 1:
             # behind the clock, a count below what it needs is worth less, never forbidden:
