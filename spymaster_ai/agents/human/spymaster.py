@@ -43,13 +43,16 @@ class HumanSpymaster(EmbeddingSpymaster):
     (log odds) the last target must lead the likeliest wrong card. ``follow_p``: the chance
     each later target must have of being a person's next pick once the earlier ones are taken.
     ``min_evoke``: how strongly (standard deviations, the median reader model) each target
-    must call the clue to mind; a black card must stay half a deviation below it. ``assassin_cost``,
+    must call the clue to mind; a black card must stay half a deviation below it.
+    ``max_aims``: a card my clues aimed at this many times without its being found is not
+    aimed at again (a person who missed CHESS for SOFTBALL and ATHLETE will not find it
+    for DANCE either). ``assassin_cost``,
     ``opponent_cost``, ``bystander_cost``: what a wrong card costs, in cards found.
     ``risk``: as in :class:`..spymaster.EmbeddingSpymaster` (0.5 weighs a miss at its cost).
     """
 
     def __init__(self, reader: HumanReader, *, max_count: int = 3, follow_margin: float = 0.7, follow_p: float = 0.35,
-                 min_evoke: float = 2.5,
+                 min_evoke: float = 2.0, max_aims: int = 2,
                  risk: float = 0.5, assassin_cost: float = 6.0, opponent_cost: float = 1.0,
                  bystander_cost: float = 0.5, min_zipf: float = REFERENCE_MIN_ZIPF,
                  prefer_common: float = 0.1) -> None:
@@ -66,6 +69,10 @@ class HumanSpymaster(EmbeddingSpymaster):
             raise ValueError(f"follow_p must be in [0, 1), got {follow_p}")
         self.follow_p = float(follow_p)
         self.min_evoke = float(min_evoke)
+        if max_aims < 1:
+            raise ValueError(f"max_aims must be at least 1, got {max_aims}")
+        self.max_aims = int(max_aims)
+        self._aims: dict[str, int] = {}  # this game: how often each card was a target of mine
         self._card_stats: Optional[tuple[tuple[str, ...], list[np.ndarray], list[np.ndarray]]] = None
         self._spelling: Optional[tuple[tuple[str, ...], np.ndarray]] = None
 
@@ -91,6 +98,16 @@ class HumanSpymaster(EmbeddingSpymaster):
                         out[i, j] = True
             self._spelling = (board.words, out)
         return self._spelling[1]
+
+    def reset(self, seed: int) -> None:
+        super().reset(seed)
+        self._aims = {}
+
+    def best_option(self, view: SpymasterView) -> ClueOption:
+        option = super().best_option(view)
+        for card in option.targets:
+            self._aims[card] = self._aims.get(card, 0) + 1
+        return option
 
     def warning(self, view: SpymasterView) -> Optional[ClueOption]:
         return None  # a zero clue helps no person here: never give one
@@ -143,6 +160,9 @@ class HumanSpymaster(EmbeddingSpymaster):
         next_p = np.exp(shifted[:, :cap]) / tail_mass[:, :cap]
         followable = leading_own & margin_ok & (next_p >= self.follow_p)
         followable[:, 0] = leading_own[:, 0] & margin_ok[:, 0]
+        tired = np.array([self._aims.get(board.words[c], 0) >= self.max_aims for c in g_idx])
+        if tired.any():  # aimed at too often: no clue counts on it any more
+            followable &= ~np.cumsum(tired[order[:, :cap]], axis=1).astype(bool)
         # and every target calls the clue to mind for most reader models (the median model's
         # "evoke": standard deviations of that card's similarity to every clue word), so one
         # model's quirk (TRANSPARENT for CANVAS) is no link: PENCIL is among the words ERASER
