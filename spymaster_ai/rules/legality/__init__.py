@@ -1,0 +1,93 @@
+"""Clue legality (RULES.md §4, and §2 for Pictures): may this clue be given with these words visible?
+
+The rules forbid *forms* and *compound parts* of visible words, yet explicitly allow letter
+sequences that are not meaningful parts ("hearth" with EARTHQUAKE, "sparrow" with ROW). So
+nothing here tests substrings. Every word is reduced to two sets:
+
+* its **roots**: the word, its lemmas (lemminflect), its British/American spelling variants,
+  and the stems left after removing a derivational affix when that stem is a real word
+  (wordfreq), closed over a few steps (unhorsed -> unhorse -> horse);
+* its **morphemes**: its roots plus the roots of the two real-word parts of every root that is
+  a compound (horseshoe -> horse, shoe; snowshoe -> snow, shoe).
+
+A clue collides with a visible word when the two are the same word (rule 1), share a root
+(rule 2: another form), or share a morpheme (rule 3: a compound part, or a word built on one).
+Each word's analysis is cached, so checking a whole vocabulary against a board is a few set
+intersections per candidate (see :func:`legal_mask`).
+
+Splitting and affix stripping over-fire on pseudo-compounds (car+pet, spar+row) and pseudo
+derivations (corn+er, lad+y). The guards, each chosen because it removes a class of false
+hits while keeping the rule book's examples, are documented where they act
+(:func:`_compound_parts`, :func:`_derivational_stems`, :func:`_variants`); the word tables
+(NOT_COMPOUNDS, COMPOUND_PARTS, NOT_DERIVED) list the remaining known exceptions, found by
+checking the shipped board list against the 50,000 most frequent English words.
+
+Engine readings (all tested in tests/test_legality.py):
+
+* Same spelling, same word (RULES.md §4): inflections come from lemminflect whatever the
+  sense, so "better" is a form of GOOD, "number" of NUMB, "dove" of DIVER's "dive".
+* Pseudo-compounds stay whole: carpet, handsome, sparrow, panda, kitten, message, season.
+  Partly opaque compounds keep their meaningful part only: butterfly -> fly (as dragonfly),
+  peacock -> cock, submarine -> marine.
+* A compound clue built on a visible word is illegal (snowman with SNOW), and two compounds
+  sharing a part collide (footprint with FOOTBALL), as snowshoe does with HORSESHOE.
+* Rule 5 cannot read intent, so POSITION_WORDS and LETTER_WORDS are refused whatever the
+  meaning, and in Pictures the COLOUR_WORDS (shade words such as "dark" stay legal).
+  DISTANCE_WORDS ("close: 3", RULES.md §2) are refused as written only: "closed" stays legal.
+* Foreign words (§4: legal only if used in everyday English): a word outside the English
+  lexicon, rare in English, that another language uses far more is refused, naming the
+  language (gato, chien, merci); loanwords and names English uses stay legal (pizza, karma,
+  hamburg), and so does a string no language attests (a researcher's agent may speak a code).
+* Pictures captions are annotations, not words on the table: legal unless strict_captions.
+* Acronyms are recognised only when written dotted (F.B.I.). ``proper_names`` is accepted for
+  the Pictures option but not enforced: no offline proper-noun lexicon exists here (wordfreq
+  is case-folded), so proper names are legal, as in classic Codenames.
+
+The package's modules, one job each: :mod:`.verdicts` (rule ids and the verdict),
+:mod:`.options` (game options), :mod:`.word_tables` (rule 5 and Pictures word lists),
+:mod:`.lexicon` (wordfreq and lemminflect access), :mod:`.forms` (rule 2), :mod:`.compounds`
+(rule 3), :mod:`.foreign` (foreign words), :mod:`.analysis` (reading a clue or a board) and
+:mod:`.checks` (the rules in order, :func:`check_clue`, :func:`legal_mask`). The rules layer
+uses only the standard library, lemminflect and wordfreq.
+"""
+
+from __future__ import annotations
+
+from .analysis import PICTURE_ID_PREFIX, card_texts  # noqa: F401 (importable as before)
+from .checks import check_clue, legal_mask
+from .options import LegalityOptions
+from .verdicts import (
+    RULE_COMPOUND_PART,
+    RULE_FOREIGN_WORD,
+    RULE_LETTERS_OR_POSITION,
+    RULE_NOT_A_WORD,
+    RULE_NOT_ONE_WORD,
+    RULE_PICTURE_APPEARANCE,
+    RULE_VISIBLE_WORD,
+    RULE_WORD_FORM,
+    Verdict,
+)
+from .compounds import COMPOUND_PARTS, NOT_COMPOUNDS  # noqa: F401 (importable as before)
+from .forms import DERIVED_FROM, NOT_DERIVED  # noqa: F401
+from .word_tables import COLOUR_WORDS, DISTANCE_WORDS, LETTER_WORDS, NUMBER_WORDS, POSITION_WORDS, SHAPE_WORDS
+
+__all__ = [
+    "LegalityOptions",
+    "Verdict",
+    "check_clue",
+    "legal_mask",
+    "RULE_NOT_A_WORD",
+    "RULE_VISIBLE_WORD",
+    "RULE_WORD_FORM",
+    "RULE_COMPOUND_PART",
+    "RULE_NOT_ONE_WORD",
+    "RULE_LETTERS_OR_POSITION",
+    "RULE_PICTURE_APPEARANCE",
+    "RULE_FOREIGN_WORD",
+    "POSITION_WORDS",
+    "DISTANCE_WORDS",
+    "LETTER_WORDS",
+    "NUMBER_WORDS",
+    "COLOUR_WORDS",
+    "SHAPE_WORDS",
+]

@@ -1,0 +1,123 @@
+"""How a clue or a card is read: normalised text, tokens, and the keys the rules compare.
+
+Why a module of its own: every text is analysed once (cached) into its key, roots and
+morphemes, and a board is indexed once, so checking a whole vocabulary against a board is a
+few set intersections per candidate.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..cards import normalise_word
+from .compounds import _morphemes
+from .foreign import _foreign
+from .forms import _roots, _variants
+from .lexicon import _FUNCTION_WORDS, _fold, _lemmas
+from .verdicts import RULE_LETTERS_OR_POSITION, RULE_NOT_A_WORD
+from .word_tables import POSITION_WORDS
+
+
+_JUNK = re.compile(r"[^a-z \-]")
+_DOTTED_ACRONYM = re.compile(r"^(?:[a-z]\.){1,}[a-z]\.?$")
+
+
+# ---------------------------------------------------------------------------------------------
+# Analysis of one clue or card (cached per text)
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A normalised clue or card: its words, and the keys the rules compare."""
+
+    shown: str  # normalised text, as given (for messages)
+    tokens: tuple[str, ...]  # accent-folded words
+    problem: tuple[str, str] | None  # (rule, reason) when it is no word at all
+    acronym: bool  # written as a dotted acronym (F.B.I.)
+    key: str  # the tokens joined: "ice cream", "ice-cream" and "icecream" are one card
+    forms: frozenset[str]  # a one-word text with its lemmas and spellings ("rows" -> row); rule 5
+    roots: frozenset[str]
+    morphemes: frozenset[str]
+    foreign: tuple[str, str] | None = None  # (rule, reason): a one-word clue that is a foreign word
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=1 << 17)
+def _analyse(raw: str) -> _Text:
+    shown = normalise_word(raw)
+    text = _fold(shown)
+    acronym = bool(_DOTTED_ACRONYM.match(text))
+    if acronym:
+        text = text.replace(".", "")
+    if not text:
+        return _Text(shown, (), (RULE_NOT_A_WORD, "the clue is empty"), False, "", _NONE, _NONE, _NONE)
+    if any(c.isdigit() for c in text):
+        reason = f'"{shown}" contains digits: a clue is a word, not a number or a code (rule 5)'
+        return _Text(shown, (), (RULE_LETTERS_OR_POSITION, reason), False, "", _NONE, _NONE, _NONE)
+    bad = _JUNK.search(text)
+    tokens = tuple(re.split(r"[ \-]+", text))
+    if bad or any(not t for t in tokens):
+        what = f"the character {bad.group()!r}" if bad else "a stray hyphen"
+        reason = f'"{shown}" is not a word: it contains {what}; a clue is made of letters only'
+        return _Text(shown, (), (RULE_NOT_A_WORD, reason), False, "", _NONE, _NONE, _NONE)
+    key = "".join(tokens)
+    foreign = None
+    if len(tokens) == 1:
+        forms = frozenset({key}) | _lemmas(key) | _variants(key)
+        roots, morphemes = _roots(key), _morphemes(key)
+        foreign = None if acronym else _foreign(key)
+    else:
+        content = [t for t in tokens if len(t) > 1 and t not in _FUNCTION_WORDS]
+        # A phrase made only of position words ("top left") is about positions as a whole.
+        forms = frozenset(tokens[:1]) if all(t in POSITION_WORDS for t in tokens) else _NONE
+        roots = frozenset({key})
+        morphemes = frozenset({key}).union(*(_morphemes(t) for t in content))
+    return _Text(shown, tokens, None, acronym, key, forms, roots, morphemes, foreign)
+
+
+@dataclass(frozen=True)
+class _Board:
+    """The visible words, indexed by key, root and morpheme (first board word wins)."""
+
+    words: tuple[str, ...]
+    by_key: dict[str, int]
+    by_root: dict[str, int]
+    by_morpheme: dict[str, int]
+    roots: frozenset[str]
+    morphemes: frozenset[str]
+
+
+PICTURE_ID_PREFIX = "pic:"
+
+
+def card_texts(card: str) -> tuple[str, ...]:
+    """The words a card stands for. A picture card id ``pic:CAPTION`` (spaces written ``_``,
+    a combined card's captions joined by ``+``) stands for its captions, so the Pictures
+    house option ``strict_captions`` can forbid them; any other card stands for itself."""
+    text = str(card)
+    if not text.lower().startswith(PICTURE_ID_PREFIX):
+        return (text,)
+    return tuple(part.replace("_", " ") for part in text[len(PICTURE_ID_PREFIX):].split("+") if part)
+
+
+@lru_cache(maxsize=256)
+def _board(visible: tuple[str, ...]) -> _Board:
+    by_key: dict[str, int] = {}
+    by_root: dict[str, int] = {}
+    by_morpheme: dict[str, int] = {}
+    for i, card in enumerate(visible):
+        for word in card_texts(card):
+            a = _analyse(word)
+            if a.problem:
+                continue
+            by_key.setdefault(a.key, i)
+            for r in a.roots:
+                by_root.setdefault(r, i)
+            for m in a.morphemes:
+                by_morpheme.setdefault(m, i)
+    return _Board(visible, by_key, by_root, by_morpheme, frozenset(by_root), frozenset(by_morpheme))
+

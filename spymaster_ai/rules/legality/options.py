@@ -1,0 +1,23 @@
+"""The game options and house rules that change what is legal (RULES.md §2, §4.4).
+
+Why a module of its own: options are saved in game records (``dataclasses.asdict``) and set by
+engines, the CLI and the play screen; they are plain data, independent of the checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+@dataclass(frozen=True)
+class LegalityOptions:
+    """House rules and game variants that change what is legal (all off by default)."""
+
+    multi_word: bool = False  # allow spaces/hyphens (New York, James Bond, x-ray)
+    acronyms: bool = False  # allow dotted acronyms (F.B.I.), checked as the joined letters
+    proper_names: bool = False  # Pictures option; accepted, not enforced (see the module docstring)
+    pictures: bool = False  # Pictures rules: one word, no colours; captions not forbidden
+    forbid_shapes: bool = False  # Pictures option: forbid shape words (circle, rectangle...)
+    strict_captions: bool = False  # Pictures house option: a visible card's caption words are forbidden
+
+
+_DEFAULT_OPTIONS = LegalityOptions()
