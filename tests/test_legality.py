@@ -250,6 +250,46 @@ def test_the_first_colliding_card_in_board_order_is_named() -> None:
     assert (c.rule, c.collides_with) == (RULE_VISIBLE_WORD, "horse")
 
 
+# Rule 3 reversed (RULES.md §4.3): a compound that contains a visible word whole as one of its
+# parts, also when lemminflect does not list the compound (then it is split into two words).
+BUILT_ON = [
+    ("firetruck", "fire"),
+    ("firetrucks", "truck"),  # the visible word inflected inside the compound
+    ("housecat", "cat"),
+    ("smartwatch", "watch"),
+    ("candlestick", "candle"),
+    ("firepit", "fire truck"),  # a word of a multi-word card, as for "ice" with ICE CREAM
+    ("moonlight", "moon"),  # a listed compound: was already refused, stays refused
+]
+# Letter sequences that are not a visible word plus a real word stay legal.
+NOT_BUILT_ON = [
+    ("category", "cat"),  # cat + "egory"
+    ("party", "art"),  # p + art + y
+    ("scatter", "cat"),
+    ("superbowl", "owl"),  # super|bowl is the split, not superb|owl
+    ("nutshell", "hell"),
+    ("washington", "washing machine"),  # -ton is a suffix look-alike
+    ("carpet", "car"),
+]
+
+
+@pytest.mark.parametrize(("clue", "card"), BUILT_ON)
+def test_compounds_built_on_a_visible_word_are_illegal(clue: str, card: str) -> None:
+    v = verdict(clue, card)
+    assert (v.legal, v.rule, v.collides_with) == (False, RULE_COMPOUND_PART, card), v
+    assert card.split()[0].upper() in v.reason and "rule 3" in v.reason
+
+
+@pytest.mark.parametrize(("clue", "card"), NOT_BUILT_ON)
+def test_accidental_substrings_of_a_visible_word_stay_legal(clue: str, card: str) -> None:
+    assert verdict(clue, card).legal
+
+
+def test_an_unlisted_compound_names_both_parts_and_the_board_word() -> None:
+    reason = verdict("firetruck", "fire").reason
+    assert 'compound built on the visible board word FIRE ("fire" + "truck"' in reason
+
+
 def test_reasons_say_what_kind_of_form() -> None:
     assert "spelling variant" in verdict("theatre", "theater").reason
     assert "inflected form" in verdict("mice", "mouse").reason
@@ -388,6 +428,7 @@ def _vocabulary() -> list[str]:
     words = [w for w in wordfreq.top_n_list("en", 6000) if w.isalpha()]
     tricky = [c for c, *_ in ILLEGAL] + [c for c, _ in LEGAL] + ["", "ice cream", "x-ray", "3", "F.B.I.", "o'clock"]
     tricky += ["gato", "merci", "close", "closed", "nearby", "magic", "zqab"]
+    tricky += [c for c, _ in BUILT_ON + NOT_BUILT_ON] + ["iceland", "icebox", "theatergoer"]
     return words + tricky
 
 

@@ -31,6 +31,11 @@ Engine readings (all tested in tests/test_legality.py):
   peacock -> cock, submarine -> marine.
 * A compound clue built on a visible word is illegal (snowman with SNOW), and two compounds
   sharing a part collide (footprint with FOOTBALL), as snowshoe does with HORSESHOE.
+  Compounds lemminflect does not list are split too, once, at their best split into two
+  words (firetruck -> fire + truck, housecat, smartwatch): one half the visible word or the
+  same word inflected ("trucks"), the other a common word. Accidental letter sequences stay
+  legal ("category" with CAT, "party" with ART), and names built visibly on a board word are
+  refused like any other spelling (liverpool with POOL, batman with BAT).
 * Rule 5 cannot read intent, so POSITION_WORDS and LETTER_WORDS are refused whatever the
   meaning, and in Pictures the COLOUR_WORDS (shade words such as "dark" stay legal).
   DISTANCE_WORDS ("close: 3", RULES.md §2) are refused as written only: "closed" stays legal.

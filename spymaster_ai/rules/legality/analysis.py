@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import normalise_word
-from .compounds import _morphemes
+from .compounds import _is_part, _morphemes, _open_split
 from .foreign import _foreign
-from .forms import _roots, _variants
-from .lexicon import _FUNCTION_WORDS, _fold, _lemmas
+from .forms import _roots, _same_word
+from .lexicon import _FUNCTION_WORDS, _MIN_PART, _fold
 from .verdicts import RULE_LETTERS_OR_POSITION, RULE_NOT_A_WORD
 from .word_tables import POSITION_WORDS
 
@@ -41,6 +41,11 @@ class _Text:
     roots: frozenset[str]
     morphemes: frozenset[str]
     foreign: tuple[str, str] | None = None  # (rule, reason): a one-word clue that is a foreign word
+    # Unlisted compounds (rule 3 reversed): (word, head, tail) for each word of the text the
+    # lexicon does not list that splits into two words (firetruck -> fire, truck), and the
+    # forms of every half whose other half is a common word (what a visible word must match).
+    open_splits: tuple[tuple[str, str, str], ...] = ()
+    open_forms: frozenset[str] = frozenset()
 
 
 _NONE: frozenset[str] = frozenset()
@@ -67,16 +72,21 @@ def _analyse(raw: str) -> _Text:
     key = "".join(tokens)
     foreign = None
     if len(tokens) == 1:
-        forms = frozenset({key}) | _lemmas(key) | _variants(key)
+        forms = _same_word(key)
         roots, morphemes = _roots(key), _morphemes(key)
         foreign = None if acronym else _foreign(key)
+        content = [key]
     else:
         content = [t for t in tokens if len(t) > 1 and t not in _FUNCTION_WORDS]
         # A phrase made only of position words ("top left") is about positions as a whole.
         forms = frozenset(tokens[:1]) if all(t in POSITION_WORDS for t in tokens) else _NONE
         roots = frozenset({key})
         morphemes = frozenset({key}).union(*(_morphemes(t) for t in content))
-    return _Text(shown, tokens, None, acronym, key, forms, roots, morphemes, foreign)
+    splits = tuple((t, *s) for t in content if (s := _open_split(t)))
+    open_forms = frozenset().union(
+        *(_same_word(half) for _, head, tail in splits for half, other in ((head, tail), (tail, head)) if _is_part(other))
+    )
+    return _Text(shown, tokens, None, acronym, key, forms, roots, morphemes, foreign, splits, open_forms)
 
 
 @dataclass(frozen=True)
@@ -89,6 +99,10 @@ class _Board:
     by_morpheme: dict[str, int]
     roots: frozenset[str]
     morphemes: frozenset[str]
+    # Each visible word as written (a one-word card, or a word of a multi-word card) in all its
+    # forms: what an unlisted compound may not contain whole (rule 3 reversed).
+    by_whole: dict[str, int]
+    wholes: frozenset[str]
 
 
 PICTURE_ID_PREFIX = "pic:"
@@ -109,6 +123,7 @@ def _board(visible: tuple[str, ...]) -> _Board:
     by_key: dict[str, int] = {}
     by_root: dict[str, int] = {}
     by_morpheme: dict[str, int] = {}
+    by_whole: dict[str, int] = {}
     for i, card in enumerate(visible):
         for word in card_texts(card):
             a = _analyse(word)
@@ -119,5 +134,11 @@ def _board(visible: tuple[str, ...]) -> _Board:
                 by_root.setdefault(r, i)
             for m in a.morphemes:
                 by_morpheme.setdefault(m, i)
-    return _Board(visible, by_key, by_root, by_morpheme, frozenset(by_root), frozenset(by_morpheme))
+            for t in a.tokens:
+                if len(t) >= _MIN_PART and t not in _FUNCTION_WORDS:
+                    for f in _same_word(t):
+                        by_whole.setdefault(f, i)
+    return _Board(
+        visible, by_key, by_root, by_morpheme, frozenset(by_root), frozenset(by_morpheme), by_whole, frozenset(by_whole)
+    )
 

@@ -10,7 +10,8 @@ from typing import Iterable, Sequence
 
 from ..cards import normalise_word
 from .analysis import _Board, _Text, _analyse, _board
-from .forms import _root_paths
+from .compounds import _is_part
+from .forms import _root_paths, _same_word
 from .options import _DEFAULT_OPTIONS, LegalityOptions
 from .verdicts import (
     RULE_COMPOUND_PART,
@@ -83,7 +84,39 @@ def _board_violation(clue: _Text, board: _Board) -> Verdict | None:
             word,
             f'"{clue.shown}" {what} (rule 3: no part of a compound, nor a word built on one)',
         )
-    return None
+    return _open_compound_violation(clue, board)
+
+
+def _open_compound_violation(clue: _Text, board: _Board) -> Verdict | None:
+    """Rule 3 reversed, for words the lexicon does not list: a compound that contains a visible
+    word whole as one of its two parts (firetruck with FIRE), the other part a common word."""
+    if clue.open_forms.isdisjoint(board.wholes):
+        return None
+    hits = []
+    for token, head, tail in clue.open_splits:
+        for half, other in ((head, tail), (tail, head)):
+            shared = _same_word(half) & board.wholes
+            if shared and _is_part(other):
+                i, form = _first(shared, board.by_whole)
+                hits.append((i, form, token, head, tail, half))
+    i, form, token, head, tail, half = min(hits)
+    word = board.words[i]
+    card = _analyse(word)
+    board_word = card.shown.upper()
+    if form == card.key:
+        target = f"the visible board word {board_word}"
+    else:
+        target = f'"{form}", a word of the visible card {board_word}'
+    if half != form:
+        target = f'"{half}", a form of {target}'
+    subject = f'"{clue.shown}"' if token == clue.key else f'"{token}" in "{clue.shown}"'
+    return Verdict(
+        False,
+        RULE_COMPOUND_PART,
+        word,
+        f'{subject} is a compound built on {target} ("{head}" + "{tail}"; '
+        f"rule 3: no compound that contains a visible word)",
+    )
 
 
 def _letters_violation(clue: _Text, options: LegalityOptions, count: int | None) -> Verdict | None:
@@ -208,14 +241,21 @@ def legal_mask(
     append = out.append
     for raw in candidates:
         a = _analyse(raw)
-        # Fast path: a plain single word that touches no board key, root or morpheme.
+        # Fast path: a plain single word that touches no board key, root, morpheme or whole word.
         if (
             a.problem is None
             and a.foreign is None
             and not a.acronym
             and len(a.tokens) == 1
             and len(a.key) > 1
-            and (not check_board or (a.key not in board.by_key and a.morphemes.isdisjoint(board.morphemes)))
+            and (
+                not check_board
+                or (
+                    a.key not in board.by_key
+                    and a.morphemes.isdisjoint(board.morphemes)
+                    and a.open_forms.isdisjoint(board.wholes)
+                )
+            )
             and a.forms.isdisjoint(pos_or_letter)
             and a.key not in DISTANCE_WORDS
         ):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .forms import _roots
-from .lexicon import _MIN_PART, _lemmas, _lexical, _zipf
+from .lexicon import _FUNCTION_WORDS, _MIN_PART, _lemmas, _lexical, _zipf
 
 # Compound guard (1): a second part that is a homograph of a derivational suffix is a suffix,
 # not a word: man+age, pass+ion, kit+ten, men+ace, pal+ace, ten+ant, ham+let, war+den, per+son.
@@ -116,3 +116,42 @@ def _morphemes(word: str) -> frozenset[str]:
         for part in _compound_parts(root):
             out |= _roots(part)
     return frozenset(out)
+
+
+# Unlisted compounds (RULES.md §4.3, the reverse direction: a compound that contains a visible
+# word whole as one of its parts). lemminflect does not list every compound English writes as
+# one word (firetruck, housecat, smartwatch), so _compound_parts never splits them. Such a word
+# is split once, at its best split into two words; the rules then refuse it when one half is a
+# visible word (or the same word in another form: "trucks") and the other half is a common
+# word (_is_part). A visible half may be rarer than a part (IGLOO, WALRUS: Zipf 2.5 or more).
+# Letter sequences that are not two words stay whole: "category" is no cat + egory, "party"
+# no p + art + y, and the guards of _compound_parts apply (kit+ten, con+tent, flags|hip).
+_HALF_ZIPF = 2.5
+
+
+def _open_half(part: str) -> bool:
+    return len(part) >= _MIN_PART and part not in _FUNCTION_WORDS and _zipf(part) >= _HALF_ZIPF and _lexical(part)
+
+
+@lru_cache(maxsize=1 << 17)
+def _open_split(word: str) -> tuple[str, str] | None:
+    """(head, tail): the best split of a word English writes but the lexicon does not list
+    (firetruck -> fire, truck), else None.
+
+    Only words wordfreq attests are split (an unknown word is never split). The split follows
+    _compound_parts: both halves are lexicon words of 3+ letters (Zipf 2.5 or more here), the
+    head is a dictionary form, no suffix or prefix homograph, and of several splits the one with
+    the most frequent rarer half wins (super|bowl over superb|owl).
+    """
+    if _lexical(word) or word in NOT_COMPOUNDS or len(word) < 2 * _MIN_PART or _zipf(word) <= 0:
+        return None
+    best: tuple[float, str, str] | None = None
+    for i in range(_MIN_PART, len(word) - _MIN_PART + 1):
+        head, tail = word[:i], word[i:]
+        if tail in _SUFFIX_HOMOGRAPHS or head in _PREFIX_HOMOGRAPHS or _lemmas(head):
+            continue
+        if _open_half(head) and _open_half(tail):
+            score = min(_zipf(head), _zipf(tail))
+            if best is None or score > best[0]:
+                best = (score, head, tail)
+    return best[1:] if best else None

@@ -327,3 +327,10 @@ def _root_paths(word: str) -> dict[str, frozenset[str]]:
 
 def _roots(word: str) -> frozenset[str]:
     return frozenset(_root_paths(word))
+
+
+@lru_cache(maxsize=1 << 17)
+def _same_word(word: str) -> frozenset[str]:
+    """The word with its lemmas and spelling variants, no derivations: the spellings that are
+    the same word (rows -> row, colours -> colour, color)."""
+    return frozenset({word}) | _lemmas(word) | _variants(word)
