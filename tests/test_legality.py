@@ -290,6 +290,28 @@ def test_an_unlisted_compound_names_both_parts_and_the_board_word() -> None:
     assert 'compound built on the visible board word FIRE ("fire" + "truck"' in reason
 
 
+# Invented compounds (fa: "you may never invent compounds": MOON visible -> no "moonsquid").
+INVENTED = [
+    ("moonsquid", "moon"),  # RULES.md §4.3
+    ("snowthing", "snow"),
+    ("squidmoon", "moon"),  # the visible word as the second part
+    ("llamaface", "llama"),  # a visible word rarer than Zipf 3
+]
+
+
+@pytest.mark.parametrize(("clue", "card"), INVENTED)
+def test_invented_compounds_on_a_visible_word_are_illegal(clue: str, card: str) -> None:
+    v = verdict(clue, card)
+    assert (v.legal, v.rule, v.collides_with) == (False, RULE_COMPOUND_PART, card), v
+    assert "invented compound" in v.reason and card.upper() in v.reason and "rule 3" in v.reason
+
+
+@pytest.mark.parametrize(("clue", "card"), [("moonx", "moon"), ("catgory", "cat"), ("zqab", "moon")])
+def test_unknown_strings_that_are_not_two_words_stay_legal(clue: str, card: str) -> None:
+    # a visible word plus letters that are no common word is no compound ("gory" is too rare)
+    assert verdict(clue, card).legal
+
+
 def test_reasons_say_what_kind_of_form() -> None:
     assert "spelling variant" in verdict("theatre", "theater").reason
     assert "inflected form" in verdict("mice", "mouse").reason
@@ -428,7 +450,7 @@ def _vocabulary() -> list[str]:
     words = [w for w in wordfreq.top_n_list("en", 6000) if w.isalpha()]
     tricky = [c for c, *_ in ILLEGAL] + [c for c, _ in LEGAL] + ["", "ice cream", "x-ray", "3", "F.B.I.", "o'clock"]
     tricky += ["gato", "merci", "close", "closed", "nearby", "magic", "zqab"]
-    tricky += [c for c, _ in BUILT_ON + NOT_BUILT_ON] + ["iceland", "icebox", "theatergoer"]
+    tricky += [c for c, _ in BUILT_ON + NOT_BUILT_ON + INVENTED] + ["iceland", "icebox", "theatergoer", "icesquid"]
     return words + tricky
 
 

@@ -35,7 +35,9 @@ Engine readings (all tested in tests/test_legality.py):
   words (firetruck -> fire + truck, housecat, smartwatch): one half the visible word or the
   same word inflected ("trucks"), the other a common word. Accidental letter sequences stay
   legal ("category" with CAT, "party" with ART), and names built visibly on a board word are
-  refused like any other spelling (liverpool with POOL, batman with BAT).
+  refused like any other spelling (liverpool with POOL, batman with BAT). An invented word is
+  split the same way (fa: "you may never invent compounds"): "moonsquid" with MOON, its
+  verdict saying "invented compound"; a string that is no two words ("zqab") stays legal.
 * Rule 5 cannot read intent, so POSITION_WORDS and LETTER_WORDS are refused whatever the
   meaning, and in Pictures the COLOUR_WORDS (shade words such as "dark" stay legal).
   DISTANCE_WORDS ("close: 3", RULES.md §2) are refused as written only: "closed" stays legal.

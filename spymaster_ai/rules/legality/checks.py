@@ -12,6 +12,7 @@ from ..cards import normalise_word
 from .analysis import _Board, _Text, _analyse, _board
 from .compounds import _is_part
 from .forms import _root_paths, _same_word
+from .lexicon import _known
 from .options import _DEFAULT_OPTIONS, LegalityOptions
 from .verdicts import (
     RULE_COMPOUND_PART,
@@ -89,7 +90,8 @@ def _board_violation(clue: _Text, board: _Board) -> Verdict | None:
 
 def _open_compound_violation(clue: _Text, board: _Board) -> Verdict | None:
     """Rule 3 reversed, for words the lexicon does not list: a compound that contains a visible
-    word whole as one of its two parts (firetruck with FIRE), the other part a common word."""
+    word whole as one of its two parts (firetruck with FIRE; invented: moonsquid with MOON),
+    the other part a common word."""
     if clue.open_forms.isdisjoint(board.wholes):
         return None
     hits = []
@@ -110,13 +112,11 @@ def _open_compound_violation(clue: _Text, board: _Board) -> Verdict | None:
     if half != form:
         target = f'"{half}", a form of {target}'
     subject = f'"{clue.shown}"' if token == clue.key else f'"{token}" in "{clue.shown}"'
-    return Verdict(
-        False,
-        RULE_COMPOUND_PART,
-        word,
-        f'{subject} is a compound built on {target} ("{head}" + "{tail}"; '
-        f"rule 3: no compound that contains a visible word)",
-    )
+    if _known(token):
+        what, rule = "a compound", "rule 3: no compound that contains a visible word"
+    else:
+        what, rule = "an invented compound", "rule 3: no compound, invented or not, that contains a visible word"
+    return Verdict(False, RULE_COMPOUND_PART, word, f'{subject} is {what} built on {target} ("{head}" + "{tail}"; {rule})')
 
 
 def _letters_violation(clue: _Text, options: LegalityOptions, count: int | None) -> Verdict | None:

@@ -120,7 +120,8 @@ def _morphemes(word: str) -> frozenset[str]:
 
 # Unlisted compounds (RULES.md §4.3, the reverse direction: a compound that contains a visible
 # word whole as one of its parts). lemminflect does not list every compound English writes as
-# one word (firetruck, housecat, smartwatch), so _compound_parts never splits them. Such a word
+# one word (firetruck, housecat, smartwatch), nor invented ones (moonsquid, snowthing), so
+# _compound_parts never splits them. Such a word
 # is split once, at its best split into two words; the rules then refuse it when one half is a
 # visible word (or the same word in another form: "trucks") and the other half is a common
 # word (_is_part). A visible half may be rarer than a part (IGLOO, WALRUS: Zipf 2.5 or more).
@@ -135,15 +136,16 @@ def _open_half(part: str) -> bool:
 
 @lru_cache(maxsize=1 << 17)
 def _open_split(word: str) -> tuple[str, str] | None:
-    """(head, tail): the best split of a word English writes but the lexicon does not list
-    (firetruck -> fire, truck), else None.
+    """(head, tail): the best split of a word the lexicon does not list into two words, else
+    None: a compound English writes (firetruck -> fire, truck) or an invented one (moonsquid ->
+    moon, squid; the Persian rules: "you may never invent compounds").
 
-    Only words wordfreq attests are split (an unknown word is never split). The split follows
+    The split follows
     _compound_parts: both halves are lexicon words of 3+ letters (Zipf 2.5 or more here), the
     head is a dictionary form, no suffix or prefix homograph, and of several splits the one with
     the most frequent rarer half wins (super|bowl over superb|owl).
     """
-    if _lexical(word) or word in NOT_COMPOUNDS or len(word) < 2 * _MIN_PART or _zipf(word) <= 0:
+    if _lexical(word) or word in NOT_COMPOUNDS or len(word) < 2 * _MIN_PART:
         return None
     best: tuple[float, str, str] | None = None
     for i in range(_MIN_PART, len(word) - _MIN_PART + 1):

@@ -60,6 +60,11 @@ def _is_lemma(word: str) -> bool:
     return word not in _FUNCTION_WORDS and lemmas is not None and word in lemmas
 
 
+def _known(word: str) -> bool:
+    """A word of English: in lemminflect's lexicon or attested by wordfreq (not "moonsquid")."""
+    return _lexicon_lemmas(word) is not None or _zipf(word) > 0
+
+
 def _lexical(word: str) -> bool:
     """A content word of lemminflect's English lexicon (not a function word)."""
     return word not in _FUNCTION_WORDS and _lexicon_lemmas(word) is not None
