@@ -343,7 +343,7 @@ def test_acronyms_are_an_option() -> None:
 
 # --------------------------------------------------------------------------- rule 5: letters, positions, count
 @pytest.mark.parametrize(
-    "clue", ["s", "A", "middle", "rows", "corner", "Top", "column", "second", "vowel", "close", "nearest", "next"]
+    "clue", ["middle", "rows", "corner", "Top", "column", "second", "vowel", "close", "nearest", "next"]
 )
 def test_letters_and_positions_are_refused(clue: str) -> None:
     v = verdict(clue, "dog")
@@ -379,11 +379,64 @@ def test_position_phrases_are_refused_even_as_multi_word() -> None:
     assert check_clue("top hat", ["dog", *FILLER], MULTI).legal
 
 
-@pytest.mark.parametrize("clue", ["3", "r2d2", "007"])
-def test_digits_are_refused(clue: str) -> None:
+@pytest.mark.parametrize("clue", ["r2d2", "b52", "3.5", "1,000"])
+def test_codes_mixing_digits_and_letters_are_refused(clue: str) -> None:
     v = verdict(clue, "dog")
     assert (v.legal, v.rule) == (False, RULE_LETTERS_OR_POSITION)
     assert "digits" in v.reason
+
+
+# Letters and numbers about meaning are clues (RULES.md §4.5).
+@pytest.mark.parametrize(
+    ("clue", "cards", "count"),
+    [
+        ("X", ["ray"], 1),  # fa: "X: 1" for RAY
+        ("B", ["flat", "letter"], 2),  # vi Duet: "B: 2" for FLAT and LETTER
+        ("s", ["dog"], None),
+        ("7", ["dwarf"], 2),
+        ("007", ["spy"], 1),
+    ],
+)
+def test_letters_and_numbers_about_meaning_are_legal(clue: str, cards: list[str], count: int | None) -> None:
+    v = check_clue(clue, [*cards, *FILLER], count=count)
+    assert v.legal, v
+    assert legal_mask([clue], [*cards, *FILLER]) == [True]
+
+
+@pytest.mark.parametrize(("clue", "count"), [("3", 3), ("0", 0), ("007", 7)])
+def test_a_number_is_refused_only_as_the_count_itself(clue: str, count: int) -> None:
+    v = verdict(clue, "dog", count=count)
+    assert (v.legal, v.rule) == (False, RULE_LETTERS_OR_POSITION)
+    assert "own number" in v.reason
+    assert verdict(clue, "dog", count=count + 1).legal
+
+
+def test_a_letter_is_still_a_part_of_a_visible_card() -> None:
+    v = check_clue("x", ["x-ray", *FILLER])
+    assert (v.rule, v.collides_with) == (RULE_COMPOUND_PART, "x-ray")
+
+
+def test_pictures_still_refuse_single_letters() -> None:
+    # RULES.md §2: "S: 3" is about the letters in a name; a picture shows no written word
+    v = check_clue("S", FILLER, PICTURES, count=3)
+    assert (v.legal, v.rule) == (False, RULE_LETTERS_OR_POSITION)
+    assert check_clue("7", FILLER, PICTURES).legal
+
+
+@pytest.mark.parametrize(("typed", "word", "count"), [("B 2", "B", 2), ("B: 2", "B", 2), ("X:1", "X", 1), ("7 2", "7", 2)])
+def test_letter_and_number_clues_parse_as_people_type_them(typed: str, word: str, count: int) -> None:
+    from spymaster_ai.play.parse import parse_clue
+
+    clue = parse_clue(typed, max_count=9)
+    assert (clue.word, clue.count) == (word, count)
+    assert check_clue(clue.word, ["flat", "letter", "ray", *FILLER], count=clue.count).legal
+
+
+@pytest.mark.parametrize("word", ["x", "B", "7", "007", "r2d2"])
+def test_ai_agents_never_emit_letters_or_digits(word: str) -> None:
+    from spymaster_ai.agents.vocabulary import is_clue_shaped
+
+    assert not is_clue_shaped(word)
 
 
 def test_the_count_itself_is_refused() -> None:
@@ -449,6 +502,7 @@ def test_rule_lists_hold_what_the_module_documents() -> None:
 def _vocabulary() -> list[str]:
     words = [w for w in wordfreq.top_n_list("en", 6000) if w.isalpha()]
     tricky = [c for c, *_ in ILLEGAL] + [c for c, _ in LEGAL] + ["", "ice cream", "x-ray", "3", "F.B.I.", "o'clock"]
+    tricky += ["x", "B", "007", "r2d2", "3.5"]
     tricky += ["gato", "merci", "close", "closed", "nearby", "magic", "zqab"]
     tricky += [c for c, _ in BUILT_ON + NOT_BUILT_ON + INVENTED] + ["iceland", "icebox", "theatergoer", "icesquid"]
     return words + tricky

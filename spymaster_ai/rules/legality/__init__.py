@@ -40,6 +40,13 @@ Engine readings (all tested in tests/test_legality.py):
   verdict saying "invented compound"; a string that is no two words ("zqab") stays legal.
 * Rule 5 cannot read intent, so POSITION_WORDS and LETTER_WORDS are refused whatever the
   meaning, and in Pictures the COLOUR_WORDS (shade words such as "dark" stay legal).
+* Letters and numbers are clues when they are about meaning (fa: "X: 1" for RAY; vi Duet:
+  "B: 2" for FLAT and LETTER), so a single letter or a number in digits ("7", "007") is
+  legal from people; a number is refused only as the count itself ("3: 3", as "three: 3"),
+  and a letter is a part of a card like X-RAY. In Pictures a single letter stays refused
+  (§2: "S: 3" is about the letters of a name; a picture shows no written word). Mixes of
+  letters and digits ("r2d2", "3.5") are refused. AI agents never emit letters or digits
+  (spymaster_ai.agents.vocabulary.is_clue_shaped).
   DISTANCE_WORDS ("close: 3", RULES.md §2) are refused as written only: "closed" stays legal.
 * Foreign words (§4: legal only if used in everyday English): a word outside the English
   lexicon, rare in English, that another language uses far more is refused, naming the

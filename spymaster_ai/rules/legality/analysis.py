@@ -46,6 +46,7 @@ class _Text:
     # forms of every half whose other half is a common word (what a visible word must match).
     open_splits: tuple[tuple[str, str, str], ...] = ()
     open_forms: frozenset[str] = frozenset()
+    number: int | None = None  # a clue written in digits ("7", "007"): its value, for the count rule
 
 
 _NONE: frozenset[str] = frozenset()
@@ -60,8 +61,13 @@ def _analyse(raw: str) -> _Text:
         text = text.replace(".", "")
     if not text:
         return _Text(shown, (), (RULE_NOT_A_WORD, "the clue is empty"), False, "", _NONE, _NONE, _NONE)
+    if text.isdecimal():
+        # A number is a clue when it is about meaning (RULES.md §4.5: fa "X: 1", vi "B: 2"); only
+        # the count itself is refused, by the count rule. It collides with no word of the board.
+        number = frozenset({text})
+        return _Text(shown, (text,), None, False, text, number, number, number, number=int(text))
     if any(c.isdigit() for c in text):
-        reason = f'"{shown}" contains digits: a clue is a word, not a number or a code (rule 5)'
+        reason = f'"{shown}" mixes digits with other characters: a clue is a word, or a number in digits only (rule 5)'
         return _Text(shown, (), (RULE_LETTERS_OR_POSITION, reason), False, "", _NONE, _NONE, _NONE)
     bad = _JUNK.search(text)
     tokens = tuple(re.split(r"[ \-]+", text))
@@ -77,7 +83,8 @@ def _analyse(raw: str) -> _Text:
         foreign = None if acronym else _foreign(key)
         content = [key]
     else:
-        content = [t for t in tokens if len(t) > 1 and t not in _FUNCTION_WORDS]
+        # Single letters are words here too ("x" of X-RAY), except the article and the pronoun.
+        content = [t for t in tokens if (len(t) > 1 or t not in "ai") and t not in _FUNCTION_WORDS]
         # A phrase made only of position words ("top left") is about positions as a whole.
         forms = frozenset(tokens[:1]) if all(t in POSITION_WORDS for t in tokens) else _NONE
         roots = frozenset({key})

@@ -121,12 +121,14 @@ def _open_compound_violation(clue: _Text, board: _Board) -> Verdict | None:
 
 def _letters_violation(clue: _Text, options: LegalityOptions, count: int | None) -> Verdict | None:
     shown = clue.shown
-    if len(clue.tokens) == 1 and len(clue.key) == 1:
+    if options.pictures and len(clue.tokens) == 1 and len(clue.key) == 1 and clue.number is None:
+        # Word cards: a letter is a clue about meaning ("X: 1" for RAY). Pictures show no written
+        # name, so a letter is about the letters of a name ("S: 3", RULES.md §2).
         return Verdict(
             False,
             RULE_LETTERS_OR_POSITION,
             None,
-            f'"{shown}" is a single letter (rule 5: clues about letters are not allowed)',
+            f'"{shown}" is a single letter (Pictures §2: clues about the letters in a name are not allowed)',
         )
     forms = clue.forms
     if forms & LETTER_WORDS:
@@ -143,7 +145,7 @@ def _letters_violation(clue: _Text, options: LegalityOptions, count: int | None)
             None,
             f'"{shown}" is a position word (rule 5: clues about positions on the table are not allowed)',
         )
-    if count is not None and any(NUMBER_WORDS.get(f) == count for f in forms | {clue.key}):
+    if count is not None and (clue.number == count or any(NUMBER_WORDS.get(f) == count for f in forms | {clue.key})):
         return Verdict(
             False,
             RULE_LETTERS_OR_POSITION,
