@@ -341,6 +341,30 @@ def test_acronyms_are_an_option() -> None:
     assert check_clue("F.B.I.", ["dog", *FILLER], LegalityOptions(acronyms=True)).legal
 
 
+# RULES.md §4.4: "undotted acronyms are refused unless the option is on" (FBI, FIFA).
+@pytest.mark.parametrize("clue", ["FBI", "FIFA", "NASA", "UK", "fbi", "uk", "usa", "Nato", "tv"])
+def test_undotted_acronyms_are_refused_unless_the_option_is_on(clue: str) -> None:
+    v = verdict(clue, "dog")
+    assert (v.legal, v.rule, v.collides_with) == (False, RULE_NOT_ONE_WORD, None)
+    assert "acronym" in v.reason and clue.upper() in v.reason
+    assert check_clue(clue, ["dog", *FILLER], LegalityOptions(acronyms=True)).legal
+    assert legal_mask([clue], ["dog", *FILLER]) == [False]
+
+
+@pytest.mark.parametrize("clue", ["DOG", "AIDS", "US", "LASER", "laser", "radar", "scuba", "Paris", "X"])
+def test_words_typed_in_capitals_and_former_acronyms_are_words(clue: str) -> None:
+    assert verdict(clue, "piano").legal
+
+
+def test_known_acronyms_are_not_words_of_the_lexicon() -> None:
+    import lemminflect
+
+    from spymaster_ai.rules.legality import KNOWN_ACRONYMS
+
+    assert {"fbi", "uk", "fifa"} <= KNOWN_ACRONYMS
+    assert not [w for w in KNOWN_ACRONYMS if lemminflect.getAllLemmas(w)]
+
+
 # --------------------------------------------------------------------------- rule 5: letters, positions, count
 @pytest.mark.parametrize(
     "clue", ["middle", "rows", "corner", "Top", "column", "second", "vowel", "close", "nearest", "next"]

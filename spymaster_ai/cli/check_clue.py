@@ -45,7 +45,7 @@ def check_clue_command(
     covered: Optional[str] = typer.Option(None, "--covered", help="Covered board words, comma-separated."),
     count: Optional[int] = typer.Option(None, "--count", help="The clue's number (refuses 'three: 3')."),
     multi_word: bool = typer.Option(False, "--multi-word", help="Allow spaces and hyphens (New York)."),
-    acronyms: bool = typer.Option(False, "--acronyms", help="Allow dotted acronyms (F.B.I.)."),
+    acronyms: bool = typer.Option(False, "--acronyms", help="Allow acronyms (FBI, F.B.I.)."),
     pictures: bool = typer.Option(False, "--pictures", help="Codenames Pictures rules (board words are captions)."),
     forbid_shapes: bool = typer.Option(False, "--forbid-shapes", help="Pictures option: refuse shape words."),
     strict_captions: bool = typer.Option(

@@ -53,9 +53,15 @@ Engine readings (all tested in tests/test_legality.py):
   language (gato, chien, merci); loanwords and names English uses stay legal (pizza, karma,
   hamburg), and so does a string no language attests (a researcher's agent may speak a code).
 * Pictures captions are annotations, not words on the table: legal unless strict_captions.
-* Acronyms are recognised only when written dotted (F.B.I.). ``proper_names`` is accepted for
-  the Pictures option but not enforced: no offline proper-noun lexicon exists here (wordfreq
-  is case-folded), so proper names are legal, as in classic Codenames.
+* Acronyms (rule 4: refused unless the ``acronyms`` option is on) are recognised when written
+  dotted (F.B.I.), typed in capitals (FBI, NASA: 2 to 5 capitals that are no lexicon word, so
+  DOG or AIDS typed in capitals stay words), or listed in KNOWN_ACRONYMS (fbi, uk typed in
+  lower case: wordfreq is case-folded and lemminflect lists no acronyms, so that short list
+  is the only source). Limit: a name typed in capitals (PARIS) reads as an acronym; the
+  verdict says it was typed in capitals. Acronyms that became words (laser, radar) are words.
+  ``proper_names`` is accepted for the Pictures option but not enforced: no offline
+  proper-noun lexicon exists here (wordfreq is case-folded), so proper names are legal, as in
+  classic Codenames.
 
 The package's modules, one job each: :mod:`.verdicts` (rule ids and the verdict),
 :mod:`.options` (game options), :mod:`.word_tables` (rule 5 and Pictures word lists),
@@ -83,7 +89,15 @@ from .verdicts import (
 )
 from .compounds import COMPOUND_PARTS, NOT_COMPOUNDS  # noqa: F401 (importable as before)
 from .forms import DERIVED_FROM, NOT_DERIVED  # noqa: F401
-from .word_tables import COLOUR_WORDS, DISTANCE_WORDS, LETTER_WORDS, NUMBER_WORDS, POSITION_WORDS, SHAPE_WORDS
+from .word_tables import (
+    COLOUR_WORDS,
+    DISTANCE_WORDS,
+    KNOWN_ACRONYMS,
+    LETTER_WORDS,
+    NUMBER_WORDS,
+    POSITION_WORDS,
+    SHAPE_WORDS,
+)
 
 __all__ = [
     "LegalityOptions",
@@ -104,4 +118,5 @@ __all__ = [
     "NUMBER_WORDS",
     "COLOUR_WORDS",
     "SHAPE_WORDS",
+    "KNOWN_ACRONYMS",
 ]

@@ -15,13 +15,14 @@ from ..cards import normalise_word
 from .compounds import _is_part, _morphemes, _open_split
 from .foreign import _foreign
 from .forms import _roots, _same_word
-from .lexicon import _FUNCTION_WORDS, _MIN_PART, _fold
+from .lexicon import _FUNCTION_WORDS, _MIN_PART, _fold, _lexicon_lemmas
 from .verdicts import RULE_LETTERS_OR_POSITION, RULE_NOT_A_WORD
-from .word_tables import POSITION_WORDS
+from .word_tables import KNOWN_ACRONYMS, POSITION_WORDS
 
 
 _JUNK = re.compile(r"[^a-z \-]")
 _DOTTED_ACRONYM = re.compile(r"^(?:[a-z]\.){1,}[a-z]\.?$")
+_CAPITALS = re.compile(r"[A-Z]{2,5}")  # an acronym typed as such (FBI, NASA); see KNOWN_ACRONYMS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -35,7 +36,7 @@ class _Text:
     shown: str  # normalised text, as given (for messages)
     tokens: tuple[str, ...]  # accent-folded words
     problem: tuple[str, str] | None  # (rule, reason) when it is no word at all
-    acronym: bool  # written as a dotted acronym (F.B.I.)
+    acronym: str  # how it reads as an acronym: "dotted" (F.B.I.), "capitals" (FBI), "known" (fbi), or ""
     key: str  # the tokens joined: "ice cream", "ice-cream" and "icecream" are one card
     forms: frozenset[str]  # a one-word text with its lemmas and spellings ("rows" -> row); rule 5
     roots: frozenset[str]
@@ -56,25 +57,29 @@ _NONE: frozenset[str] = frozenset()
 def _analyse(raw: str) -> _Text:
     shown = normalise_word(raw)
     text = _fold(shown)
-    acronym = bool(_DOTTED_ACRONYM.match(text))
-    if acronym:
-        text = text.replace(".", "")
+    acronym = ""
+    if _DOTTED_ACRONYM.match(text):
+        acronym, text = "dotted", text.replace(".", "")
+    elif text in KNOWN_ACRONYMS:
+        acronym = "known"
+    elif _CAPITALS.fullmatch(str(raw).strip()) and text not in _FUNCTION_WORDS and _lexicon_lemmas(text) is None:
+        acronym = "capitals"
     if not text:
-        return _Text(shown, (), (RULE_NOT_A_WORD, "the clue is empty"), False, "", _NONE, _NONE, _NONE)
+        return _Text(shown, (), (RULE_NOT_A_WORD, "the clue is empty"), "", "", _NONE, _NONE, _NONE)
     if text.isdecimal():
         # A number is a clue when it is about meaning (RULES.md §4.5: fa "X: 1", vi "B: 2"); only
         # the count itself is refused, by the count rule. It collides with no word of the board.
         number = frozenset({text})
-        return _Text(shown, (text,), None, False, text, number, number, number, number=int(text))
+        return _Text(shown, (text,), None, "", text, number, number, number, number=int(text))
     if any(c.isdigit() for c in text):
         reason = f'"{shown}" mixes digits with other characters: a clue is a word, or a number in digits only (rule 5)'
-        return _Text(shown, (), (RULE_LETTERS_OR_POSITION, reason), False, "", _NONE, _NONE, _NONE)
+        return _Text(shown, (), (RULE_LETTERS_OR_POSITION, reason), "", "", _NONE, _NONE, _NONE)
     bad = _JUNK.search(text)
     tokens = tuple(re.split(r"[ \-]+", text))
     if bad or any(not t for t in tokens):
         what = f"the character {bad.group()!r}" if bad else "a stray hyphen"
         reason = f'"{shown}" is not a word: it contains {what}; a clue is made of letters only'
-        return _Text(shown, (), (RULE_NOT_A_WORD, reason), False, "", _NONE, _NONE, _NONE)
+        return _Text(shown, (), (RULE_NOT_A_WORD, reason), "", "", _NONE, _NONE, _NONE)
     key = "".join(tokens)
     foreign = None
     if len(tokens) == 1:

@@ -170,6 +170,13 @@ def _letters_violation(clue: _Text, options: LegalityOptions, count: int | None)
     return None
 
 
+_ACRONYM_HOW = {
+    "dotted": "is an acronym",
+    "known": "is an acronym",
+    "capitals": "is typed in capitals as an acronym (a word that is none is typed in lower case)",
+}
+
+
 def _violation(clue: _Text, board: _Board, options: LegalityOptions, count: int | None) -> Verdict | None:
     """The first rule the clue breaks (rules in RULES.md order), or None when it is legal."""
     if clue.problem:
@@ -180,7 +187,7 @@ def _violation(clue: _Text, board: _Board, options: LegalityOptions, count: int 
             False,
             RULE_NOT_ONE_WORD,
             None,
-            f'"{clue.shown}" is an acronym (rule 4: acronyms are allowed only as a game option)',
+            f'"{clue.shown.upper()}" {_ACRONYM_HOW[clue.acronym]} (rule 4: acronyms are allowed only as a game option)',
         )
     if not options.pictures or options.strict_captions:
         found = _board_violation(clue, board)

@@ -13,7 +13,7 @@ class LegalityOptions:
     """House rules and game variants that change what is legal (all off by default)."""
 
     multi_word: bool = False  # allow spaces/hyphens (New York, James Bond, x-ray)
-    acronyms: bool = False  # allow dotted acronyms (F.B.I.), checked as the joined letters
+    acronyms: bool = False  # allow acronyms (FBI, F.B.I., fbi), checked as the joined letters
     proper_names: bool = False  # Pictures option; accepted, not enforced (see the module docstring)
     pictures: bool = False  # Pictures rules: one word, no colours; captions not forbidden
     forbid_shapes: bool = False  # Pictures option: forbid shape words (circle, rectangle...)

@@ -45,3 +45,16 @@ SHAPE_WORDS: frozenset[str] = frozenset(
     pentagon octagon polygon sphere spherical cube cubic cone cylinder cylindrical ellipse
     curve spiral zigzag shape""".split()
 )
+
+# Rule 4, acronyms (refused unless the game's acronym option is on). An acronym is recognised
+# when it is written dotted (F.B.I.), typed in capitals (FBI, NASA: 2 to 5 capital letters that
+# are not a word of the lexicon, so DOG or AIDS typed in capitals stay words), or is one of
+# these well-known acronyms typed in lower case. wordfreq is case-folded and lemminflect lists
+# no acronyms, so no lexicon says "fbi" is one: this short list is the whole source. None of
+# its entries is a word of lemminflect's lexicon (tested); acronyms that became words (laser,
+# radar, scuba) are words.
+KNOWN_ACRONYMS: frozenset[str] = frozenset(
+    """fbi cia nsa kgb nasa nato fifa uefa nba nfl nhl mlb nascar bbc cnn hbo mtv ibm bmw ufo
+    dna rna tv dvd atm ceo cfo uk usa ussr eu uae gps usb html http www vip diy asap faq fyi
+    rsvp hiv ptsd adhd mri cpu nyc ufc wwe unicef unesco opec imf wto ucla nyu lgbt ngo""".split()
+)
