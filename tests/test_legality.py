@@ -321,7 +321,7 @@ def test_reasons_say_what_kind_of_form() -> None:
 
 
 # --------------------------------------------------------------------------- rule 4: one word
-@pytest.mark.parametrize("clue", ["ice cream", "x-ray", "new york", "james bond", "well-being"])
+@pytest.mark.parametrize("clue", ["ice cream", "x-ray", "james bond", "James Bond", "well-being"])
 def test_spaces_and_hyphens_are_refused_unless_multi_word(clue: str) -> None:
     v = verdict(clue, "dog")
     assert (v.legal, v.rule, v.collides_with) == (False, RULE_NOT_ONE_WORD, None)
@@ -334,6 +334,40 @@ def test_multi_word_clues_still_obey_the_board() -> None:
     v = check_clue("x-ray", ["ray", *FILLER], MULTI)
     assert (v.rule, v.collides_with) == (RULE_COMPOUND_PART, "ray")
     assert check_clue("ice cream", ["ice cream", *FILLER], MULTI).rule == RULE_VISIBLE_WORD
+
+
+# RULES.md §4.4: place names are the exception (fa: "New York"); proper names are an option
+# (vi Pictures: James Bond, North Dakota).
+PROPER = LegalityOptions(proper_names=True)
+
+
+@pytest.mark.parametrize("clue", ["new york", "New York", "North Dakota", "los angeles", "São Paulo", "port-au-prince"])
+def test_place_names_are_one_word_without_any_option(clue: str) -> None:
+    assert verdict(clue, "dog").legal
+    assert check_clue(clue, ["dog", *FILLER], PICTURES).legal
+
+
+def test_place_names_still_obey_the_board() -> None:
+    v = verdict("new york", "york")
+    assert (v.rule, v.collides_with) == (RULE_COMPOUND_PART, "york")
+
+
+@pytest.mark.parametrize("clue", ["James Bond", "Leonardo da Vinci", "Jean-Luc Picard", "North Dakota"])
+def test_proper_names_option_allows_names_of_several_words(clue: str) -> None:
+    assert check_clue(clue, ["dog", *FILLER], PROPER).legal
+    assert check_clue(clue, ["dog", *FILLER], LegalityOptions(pictures=True, proper_names=True)).legal
+
+
+@pytest.mark.parametrize("clue", ["james bond", "ice cream", "x-ray"])
+def test_proper_names_option_wants_a_phrase_written_as_a_name(clue: str) -> None:
+    v = check_clue(clue, ["dog", *FILLER], PROPER)
+    assert (v.legal, v.rule) == (False, RULE_NOT_ONE_WORD)
+    assert "proper names written as names" in v.reason
+
+
+def test_proper_names_still_obey_the_board() -> None:
+    v = check_clue("James Bond", ["bond", *FILLER], PROPER)
+    assert (v.rule, v.collides_with) == (RULE_COMPOUND_PART, "bond")
 
 
 def test_acronyms_are_an_option() -> None:

@@ -59,14 +59,19 @@ Engine readings (all tested in tests/test_legality.py):
   lower case: wordfreq is case-folded and lemminflect lists no acronyms, so that short list
   is the only source). Limit: a name typed in capitals (PARIS) reads as an acronym; the
   verdict says it was typed in capitals. Acronyms that became words (laser, radar) are words.
-  ``proper_names`` is accepted for the Pictures option but not enforced: no offline
-  proper-noun lexicon exists here (wordfreq is case-folded), so proper names are legal, as in
-  classic Codenames.
+* Rule 4's exceptions: a multi-word place name (fa: "New York") is one word without any
+  option; PLACE_NAMES, a short list, is the only gazetteer (nothing offline knows places of
+  several words). With ``proper_names`` (vi Pictures: James Bond, North Dakota) a phrase
+  written as a name, each word capitalised as typed (particles such as "da", "of" aside),
+  is one word too: no offline lexicon knows proper names, so the spelling decides ("Ice
+  Cream" written as a name passes; "james bond" typed in lower case does not). Both still
+  obey the board (New York with YORK visible is illegal). One-word names are ordinary clues.
 
 The package's modules, one job each: :mod:`.verdicts` (rule ids and the verdict),
 :mod:`.options` (game options), :mod:`.word_tables` (rule 5 and Pictures word lists),
 :mod:`.lexicon` (wordfreq and lemminflect access), :mod:`.forms` (rule 2), :mod:`.compounds`
-(rule 3), :mod:`.foreign` (foreign words), :mod:`.analysis` (reading a clue or a board) and
+(rule 3), :mod:`.foreign` (foreign words), :mod:`.place_names`
+(rule 4's place-name exception), :mod:`.analysis` (reading a clue or a board) and
 :mod:`.checks` (the rules in order, :func:`check_clue`, :func:`legal_mask`). The rules layer
 uses only the standard library, lemminflect and wordfreq.
 """

@@ -16,6 +16,7 @@ from .compounds import _is_part, _morphemes, _open_split
 from .foreign import _foreign
 from .forms import _roots, _same_word
 from .lexicon import _FUNCTION_WORDS, _MIN_PART, _fold, _lexicon_lemmas
+from .place_names import PLACE_NAMES
 from .verdicts import RULE_LETTERS_OR_POSITION, RULE_NOT_A_WORD
 from .word_tables import KNOWN_ACRONYMS, POSITION_WORDS
 
@@ -23,6 +24,22 @@ from .word_tables import KNOWN_ACRONYMS, POSITION_WORDS
 _JUNK = re.compile(r"[^a-z \-]")
 _DOTTED_ACRONYM = re.compile(r"^(?:[a-z]\.){1,}[a-z]\.?$")
 _CAPITALS = re.compile(r"[A-Z]{2,5}")  # an acronym typed as such (FBI, NASA); see KNOWN_ACRONYMS
+# Lower-case words a name may hold (Leonardo da Vinci, Statue of Liberty, Ludwig van Beethoven).
+_NAME_PARTICLES = frozenset("of the and de da di del della des du la le van von der den bin al y".split())
+
+
+def _written_as_name(raw: str) -> bool:
+    """Several words, each capitalised as typed (James Bond, North Dakota, Jean-Luc Picard).
+
+    No offline lexicon knows proper names of several words (wordfreq is case-folded), so the
+    proper_names option reads the spelling: what is written as a name is taken for one.
+    """
+    words = [w for w in re.split(r"[ \-]+", str(raw).strip()) if w]
+    return (
+        len(words) > 1
+        and words[0][:1].isupper()
+        and all(w[:1].isupper() or w.lower() in _NAME_PARTICLES for w in words)
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -48,6 +65,8 @@ class _Text:
     open_splits: tuple[tuple[str, str, str], ...] = ()
     open_forms: frozenset[str] = frozenset()
     number: int | None = None  # a clue written in digits ("7", "007"): its value, for the count rule
+    place: bool = False  # a multi-word place name (New York): one word for rule 4 (PLACE_NAMES)
+    name: bool = False  # several words written as a name (James Bond): the proper_names option
 
 
 _NONE: frozenset[str] = frozenset()
@@ -98,7 +117,10 @@ def _analyse(raw: str) -> _Text:
     open_forms = frozenset().union(
         *(_same_word(half) for _, head, tail in splits for half, other in ((head, tail), (tail, head)) if _is_part(other))
     )
-    return _Text(shown, tokens, None, acronym, key, forms, roots, morphemes, foreign, splits, open_forms)
+    multi = len(tokens) > 1
+    place = multi and " ".join(tokens) in PLACE_NAMES
+    name = multi and _written_as_name(raw)
+    return _Text(shown, tokens, None, acronym, key, forms, roots, morphemes, foreign, splits, open_forms, None, place, name)
 
 
 @dataclass(frozen=True)

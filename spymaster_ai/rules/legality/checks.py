@@ -193,12 +193,14 @@ def _violation(clue: _Text, board: _Board, options: LegalityOptions, count: int 
         found = _board_violation(clue, board)
         if found:
             return found
-    if len(clue.tokens) > 1 and not options.multi_word:
+    one_word = clue.place or options.multi_word or (options.proper_names and clue.name)
+    if len(clue.tokens) > 1 and not one_word:
+        if options.proper_names:
+            allowed = "except in place names and, in this game, proper names written as names (James Bond)"
+        else:
+            allowed = "except in place names, unless the game allows multi-word clues"
         return Verdict(
-            False,
-            RULE_NOT_ONE_WORD,
-            None,
-            f'"{clue.shown}" is not one word (rule 4: no spaces or hyphens unless the game allows multi-word clues)',
+            False, RULE_NOT_ONE_WORD, None, f'"{clue.shown}" is not one word (rule 4: no spaces or hyphens, {allowed})'
         )
     if clue.foreign:
         rule, reason = clue.foreign

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 class LegalityOptions:
     """House rules and game variants that change what is legal (all off by default)."""
 
-    multi_word: bool = False  # allow spaces/hyphens (New York, James Bond, x-ray)
+    multi_word: bool = False  # allow any spaces/hyphens (x-ray, ice cream); place names need no option
     acronyms: bool = False  # allow acronyms (FBI, F.B.I., fbi), checked as the joined letters
-    proper_names: bool = False  # Pictures option; accepted, not enforced (see the module docstring)
+    proper_names: bool = False  # allow proper names of several words written as names (James Bond)
     pictures: bool = False  # Pictures rules: one word, no colours; captions not forbidden
     forbid_shapes: bool = False  # Pictures option: forbid shape words (circle, rectangle...)
     strict_captions: bool = False  # Pictures house option: a visible card's caption words are forbidden
