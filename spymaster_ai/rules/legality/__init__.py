@@ -52,6 +52,11 @@ Engine readings (all tested in tests/test_legality.py):
   lexicon, rare in English, that another language uses far more is refused, naming the
   language (gato, chien, merci); loanwords and names English uses stay legal (pizza, karma,
   hamburg), and so does a string no language attests (a researcher's agent may speak a code).
+* Translations (rule 6) are not matched against the board: there is no translator. They
+  are refused only as foreign words of the six CHECKED_LANGUAGES (Spanish, French, German,
+  Italian, Portuguese, Dutch): "Apfel" and "pomme" with APPLE are refused (whatever the board),
+  "ringo" and "yabloko" with APPLE, "neko" with CAT, and "chat" (French, and English) with CAT
+  pass. A later issue widens this.
 * Pictures captions are annotations, not words on the table: legal unless strict_captions.
 * Acronyms (rule 4: refused unless the ``acronyms`` option is on) are recognised when written
   dotted (F.B.I.), typed in capitals (FBI, NASA: 2 to 5 capitals that are no lexicon word, so
@@ -80,6 +85,7 @@ from __future__ import annotations
 
 from .analysis import PICTURE_ID_PREFIX, card_texts  # noqa: F401 (importable as before)
 from .checks import check_clue, legal_mask
+from .foreign import CHECKED_LANGUAGES
 from .options import LegalityOptions
 from .verdicts import (
     RULE_COMPOUND_PART,
@@ -124,4 +130,5 @@ __all__ = [
     "COLOUR_WORDS",
     "SHAPE_WORDS",
     "KNOWN_ACRONYMS",
+    "CHECKED_LANGUAGES",
 ]

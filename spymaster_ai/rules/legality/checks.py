@@ -224,6 +224,10 @@ def check_clue(
 
     ``count`` is the clue's number when known (to refuse "three: 3"); covered words are simply
     left out of ``visible_words`` and so become legal again.
+
+    Limit: translations of a visible word (rule 6) are refused only as foreign words of the six
+    CHECKED_LANGUAGES (Spanish, French, German, Italian, Portuguese, Dutch); "ringo" or "neko"
+    (Japanese) pass with APPLE or CAT. There is no translator.
     """
     options = options or _DEFAULT_OPTIONS
     found = _violation(_analyse(str(clue)), _board(_visible_tuple(visible_words)), options, count)

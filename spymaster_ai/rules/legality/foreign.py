@@ -1,7 +1,17 @@
-"""Foreign words (RULES.md §4: legal only if used in everyday English).
+"""Foreign words (RULES.md §4: legal only if used in everyday English), and with them the only
+check of translations (§4.6).
 
 Why a module of its own: it is the only check that consults other languages' frequencies,
-and its reach is limited to the languages listed here.
+and its reach is limited to the languages listed here (CHECKED_LANGUAGES).
+
+Limit, stated plainly: there is no translator here. A translation of a visible word into
+another language (§4.6: APPLE visible -> no "Apfel", "pomme", "ringo") is refused only when
+it is a foreign word of one of the six CHECKED_LANGUAGES (Spanish, French, German, Italian,
+Portuguese, Dutch), and then whatever the board, as a foreign word, not as a translation of
+a card. Translations into any other language pass: "ringo" (Japanese) with APPLE, "neko"
+(Japanese) with CAT, "yabloko" (Russian, written in Latin letters) with APPLE. So do
+translations that are also everyday English ("chat", French for CAT). A later issue widens
+this.
 """
 
 from __future__ import annotations
@@ -27,6 +37,8 @@ _FOREIGN_LANGUAGES: tuple[tuple[str, str], ...] = (
     ("pt", "Portuguese"),
     ("nl", "Dutch"),
 )
+# The languages whose words (and so whose translations of a card) the checker recognises.
+CHECKED_LANGUAGES: tuple[str, ...] = tuple(name for _, name in _FOREIGN_LANGUAGES)
 _FOREIGN_MARGIN = 2.0
 _EVERYDAY_ZIPF = 3.0
 

@@ -16,12 +16,19 @@ RULE_COMPOUND_PART = "compound-part"  # §4.3
 RULE_NOT_ONE_WORD = "not-one-word"  # §4.4: spaces, hyphens, acronyms
 RULE_LETTERS_OR_POSITION = "letters-or-position"  # §4.5: letters, digits, positions, the count
 RULE_PICTURE_APPEARANCE = "picture-appearance"  # §2: colours (and shapes, as an option) in Pictures
-RULE_FOREIGN_WORD = "foreign-word"  # §4: foreign words only if used in everyday English
+# §4: foreign words only if used in everyday English. Also the only rule that catches §4.6,
+# translations of a visible word, and only into the six languages of foreign.CHECKED_LANGUAGES.
+RULE_FOREIGN_WORD = "foreign-word"
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The checker's answer: legal or not, which rule, which visible word, and why in words."""
+    """The checker's answer: legal or not, which rule, which visible word, and why in words.
+
+    A legal verdict is not a promise that the clue breaks no rule the checker cannot see:
+    intent (rule 5, Pictures colours) and translations outside the six checked languages
+    (rule 6: "ringo" with APPLE passes; see :mod:`spymaster_ai.rules.legality.foreign`).
+    """
 
     legal: bool
     rule: str | None
