@@ -84,6 +84,11 @@ def test_multi_word_count_and_pictures_options() -> None:
     assert run("knight", "--board", board(PICTURES_BOARD), "--pictures").exit_code == 0
 
 
+def test_the_colour_refusal_is_an_option() -> None:
+    assert run("red", "--board", board(PICTURES_BOARD), "--pictures", "--allow-colours").exit_code == 0
+    assert run("red", "--board", board(), "--forbid-colours").exit_code == 1
+
+
 def test_place_names_and_the_proper_names_option() -> None:
     assert run("New York", "--board", board()).exit_code == 0  # fa: place names are one word
     assert run("James Bond", "--board", board()).exit_code == 1

@@ -546,6 +546,36 @@ def test_pictures_refuses_colour_words_but_not_shades() -> None:
     assert check_clue("red", FILLER).legal  # classic: colours are ordinary words
 
 
+# RULES.md §2/§4 (vi): a colour is illegal only when it describes the pictures' appearance;
+# the checker cannot see that, so the blanket refusal is an option, off for word cards.
+def test_the_colour_refusal_is_an_option_that_follows_the_cards_by_default() -> None:
+    assert LegalityOptions().forbid_colours is None
+    assert check_clue("red", FILLER).legal  # word cards: off
+    assert check_clue("red", FILLER, PICTURES).rule == RULE_PICTURE_APPEARANCE  # picture cards: on
+    allow = LegalityOptions(pictures=True, forbid_colours=False)
+    assert check_clue("red", FILLER, allow).legal
+    assert legal_mask(["red", "blue"], FILLER, allow) == [True, True]
+    words = LegalityOptions(forbid_colours=True)
+    v = check_clue("reds", FILLER, words)
+    assert (v.rule, v.collides_with) == (RULE_PICTURE_APPEARANCE, None) and "forbid_colours" in v.reason
+    assert legal_mask(["red", "dark"], FILLER, words) == [False, True]
+
+
+def test_dark_is_never_a_colour_word() -> None:
+    # vi: "Dark: 2" is illegal for the two darkest pictures, fine for night scenes; no intent here
+    for options in (None, PICTURES, LegalityOptions(forbid_colours=True)):
+        assert check_clue("dark", FILLER, options).legal
+
+
+def test_the_colour_option_passes_through_the_classic_engine_hook() -> None:
+    from spymaster_ai.rules.classic import _check_clue
+
+    visible = ["pic:moon", "pic:cat", *FILLER]
+    assert not _check_clue("red", visible, options=None, count=1, pictures=True).legal
+    assert _check_clue("red", visible, options={"forbid_colours": False}, count=1, pictures=True).legal
+    assert not _check_clue("red", FILLER, options={"forbid_colours": True}, count=1, pictures=False).legal
+
+
 def test_pictures_shape_words_are_an_option() -> None:
     assert check_clue("circle", FILLER, PICTURES).legal
     v = check_clue("circle", FILLER, LegalityOptions(pictures=True, forbid_shapes=True))
@@ -595,8 +625,15 @@ def _vocabulary() -> list[str]:
 
 @pytest.mark.parametrize(
     "options",
-    [None, PICTURES, MULTI, LegalityOptions(pictures=True, strict_captions=True, forbid_shapes=True)],
-    ids=["classic", "pictures", "multi-word", "strict-pictures"],
+    [
+        None,
+        PICTURES,
+        MULTI,
+        LegalityOptions(pictures=True, strict_captions=True, forbid_shapes=True),
+        LegalityOptions(forbid_colours=True),
+        LegalityOptions(pictures=True, forbid_colours=False),
+    ],
+    ids=["classic", "pictures", "multi-word", "strict-pictures", "words-no-colours", "pictures-colours"],
 )
 def test_legal_mask_agrees_with_check_clue_on_a_real_vocabulary(options: LegalityOptions | None) -> None:
     vocab = _vocabulary()

@@ -51,6 +51,11 @@ def check_clue_command(
     ),
     pictures: bool = typer.Option(False, "--pictures", help="Codenames Pictures rules (board words are captions)."),
     forbid_shapes: bool = typer.Option(False, "--forbid-shapes", help="Pictures option: refuse shape words."),
+    forbid_colours: Optional[bool] = typer.Option(
+        None,
+        "--forbid-colours/--allow-colours",
+        help="Refuse every colour word (default: with --pictures only; the checker cannot see intent).",
+    ),
     strict_captions: bool = typer.Option(
         False, "--strict-captions", help="Pictures house rule: visible captions are forbidden like words."
     ),
@@ -69,6 +74,7 @@ def check_clue_command(
         proper_names=proper_names,
         pictures=pictures,
         forbid_shapes=forbid_shapes,
+        forbid_colours=forbid_colours,
         strict_captions=strict_captions,
     )
     verdict = check_clue(clue, visible, options, count=count)

@@ -39,7 +39,11 @@ Engine readings (all tested in tests/test_legality.py):
   split the same way (fa: "you may never invent compounds"): "moonsquid" with MOON, its
   verdict saying "invented compound"; a string that is no two words ("zqab") stays legal.
 * Rule 5 cannot read intent, so POSITION_WORDS and LETTER_WORDS are refused whatever the
-  meaning, and in Pictures the COLOUR_WORDS (shade words such as "dark" stay legal).
+  meaning. Colours are illegal only when they describe the pictures' appearance (vi: "Dark: 2"
+  for the two darkest pictures; fine for night scenes), which no checker can see, so the
+  blanket refusal of COLOUR_WORDS is the option ``forbid_colours``: by default on for picture
+  cards (as before) and off for word cards; set it to turn it off in Pictures or on for
+  words. Shade words such as "dark" are never refused.
 * Letters and numbers are clues when they are about meaning (fa: "X: 1" for RAY; vi Duet:
   "B: 2" for FLAT and LETTER), so a single letter or a number in digits ("7", "007") is
   legal from people; a number is refused only as the count itself ("3: 3", as "three: 3"),

@@ -152,14 +152,13 @@ def _letters_violation(clue: _Text, options: LegalityOptions, count: int | None)
             None,
             f'"{shown}" is the clue\'s own number {count} (rule 5: the count cannot be the clue)',
         )
+    if options.colours_forbidden and forms & COLOUR_WORDS:
+        if options.pictures:
+            why = "Pictures §2: clues about the colours of the pictures are invalid; the checker cannot see intent"
+        else:
+            why = "the forbid_colours option refuses colour words"
+        return Verdict(False, RULE_PICTURE_APPEARANCE, None, f'"{shown}" is a colour word ({why})')
     if options.pictures:
-        if forms & COLOUR_WORDS:
-            return Verdict(
-                False,
-                RULE_PICTURE_APPEARANCE,
-                None,
-                f'"{shown}" is a colour word (Pictures §2: clues about the colours of the pictures are invalid)',
-            )
         if options.forbid_shapes and forms & SHAPE_WORDS:
             return Verdict(
                 False,
@@ -250,8 +249,10 @@ def legal_mask(
     board = _board(_visible_tuple(visible_words))
     check_board = not options.pictures or options.strict_captions
     pos_or_letter = POSITION_WORDS | LETTER_WORDS
-    if options.pictures:
-        pos_or_letter = pos_or_letter | COLOUR_WORDS | (SHAPE_WORDS if options.forbid_shapes else frozenset())
+    if options.colours_forbidden:
+        pos_or_letter = pos_or_letter | COLOUR_WORDS
+    if options.pictures and options.forbid_shapes:
+        pos_or_letter = pos_or_letter | SHAPE_WORDS
     out: list[bool] = []
     append = out.append
     for raw in candidates:
