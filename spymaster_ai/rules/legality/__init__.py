@@ -18,11 +18,12 @@ intersections per candidate (see :func:`legal_mask`).
 Splitting and affix stripping over-fire on pseudo-compounds (car+pet, spar+row) and pseudo
 derivations (corn+er, lad+y). The guards, each chosen because it removes a class of false
 hits while keeping the rule book's examples, are documented where they act
-(:func:`_compound_parts`, :func:`_derivational_stems`, :func:`_variants`); the word tables
+(:func:`_compound_parts`, :func:`_open_split`, :func:`_derivational_stems`, :func:`_variants`); the word tables
 (NOT_COMPOUNDS, COMPOUND_PARTS, NOT_DERIVED) list the remaining known exceptions, found by
 checking the shipped board list against the 50,000 most frequent English words.
 
-Engine readings (all tested in tests/test_legality.py):
+Engine readings (all tested in tests/test_legality.py; every rule-book example is a row of
+tests/test_legality_rulebook.py):
 
 * Same spelling, same word (RULES.md §4): inflections come from lemminflect whatever the
   sense, so "better" is a form of GOOD, "number" of NUMB, "dove" of DIVER's "dive".
@@ -39,7 +40,8 @@ Engine readings (all tested in tests/test_legality.py):
   split the same way (fa: "you may never invent compounds"): "moonsquid" with MOON, its
   verdict saying "invented compound"; a string that is no two words ("zqab") stays legal.
 * Rule 5 cannot read intent, so POSITION_WORDS and LETTER_WORDS are refused whatever the
-  meaning. Colours are illegal only when they describe the pictures' appearance (vi: "Dark: 2"
+  meaning. DISTANCE_WORDS ("close: 3", RULES.md §2) are refused as written only: "closed"
+  stays legal. Colours are illegal only when they describe the pictures' appearance (vi: "Dark: 2"
   for the two darkest pictures; fine for night scenes), which no checker can see, so the
   blanket refusal of COLOUR_WORDS is the option ``forbid_colours``: by default on for picture
   cards (as before) and off for word cards; set it to turn it off in Pictures or on for
@@ -51,7 +53,6 @@ Engine readings (all tested in tests/test_legality.py):
   (§2: "S: 3" is about the letters of a name; a picture shows no written word). Mixes of
   letters and digits ("r2d2", "3.5") are refused. AI agents never emit letters or digits
   (spymaster_ai.agents.vocabulary.is_clue_shaped).
-  DISTANCE_WORDS ("close: 3", RULES.md §2) are refused as written only: "closed" stays legal.
 * Foreign words (§4: legal only if used in everyday English): a word outside the English
   lexicon, rare in English, that another language uses far more is refused, naming the
   language (gato, chien, merci); loanwords and names English uses stay legal (pizza, karma,
@@ -75,6 +76,9 @@ Engine readings (all tested in tests/test_legality.py):
   is one word too: no offline lexicon knows proper names, so the spelling decides ("Ice
   Cream" written as a name passes; "james bond" typed in lower case does not). Both still
   obey the board (New York with YORK visible is illegal). One-word names are ordinary clues.
+* Boards in other languages (RULES.md §4: de, vi, fa) are not supported: the lexicon is
+  English and accents are folded (café = cafe), so Vietnamese tone marks ("ma", "má") are not
+  told apart.
 
 The package's modules, one job each: :mod:`.verdicts` (rule ids and the verdict),
 :mod:`.options` (game options), :mod:`.word_tables` (rule 5 and Pictures word lists),
