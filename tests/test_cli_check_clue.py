@@ -84,6 +84,26 @@ def test_multi_word_count_and_pictures_options() -> None:
     assert run("knight", "--board", board(PICTURES_BOARD), "--pictures").exit_code == 0
 
 
+def test_the_colour_refusal_is_an_option() -> None:
+    assert run("red", "--board", board(PICTURES_BOARD), "--pictures", "--allow-colours").exit_code == 0
+    assert run("red", "--board", board(), "--forbid-colours").exit_code == 1
+
+
+def test_place_names_and_the_proper_names_option() -> None:
+    assert run("New York", "--board", board()).exit_code == 0  # fa: place names are one word
+    assert run("James Bond", "--board", board()).exit_code == 1
+    assert run("James Bond", "--board", board(), "--proper-names").exit_code == 0
+    assert run("ice cream", "--board", board(), "--proper-names").exit_code == 1
+
+
+def test_letters_and_numbers_about_meaning_and_the_count_itself() -> None:
+    # RULES.md §4.5: "B: 2" (vi Duet) is a clue; a number is refused only as the count itself
+    assert run("B", "--board", board(), "--count", "2").exit_code == 0
+    assert run("7", "--board", board(), "--count", "2").exit_code == 0
+    result = run("3", "--board", board(), "--count", "3")
+    assert result.exit_code == 1 and "[letters-or-position]" in result.output
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -250,6 +250,68 @@ def test_the_first_colliding_card_in_board_order_is_named() -> None:
     assert (c.rule, c.collides_with) == (RULE_VISIBLE_WORD, "horse")
 
 
+# Rule 3 reversed (RULES.md §4.3): a compound that contains a visible word whole as one of its
+# parts, also when lemminflect does not list the compound (then it is split into two words).
+BUILT_ON = [
+    ("firetruck", "fire"),
+    ("firetrucks", "truck"),  # the visible word inflected inside the compound
+    ("housecat", "cat"),
+    ("smartwatch", "watch"),
+    ("candlestick", "candle"),
+    ("firepit", "fire truck"),  # a word of a multi-word card, as for "ice" with ICE CREAM
+    ("moonlight", "moon"),  # a listed compound: was already refused, stays refused
+]
+# Letter sequences that are not a visible word plus a real word stay legal.
+NOT_BUILT_ON = [
+    ("category", "cat"),  # cat + "egory"
+    ("party", "art"),  # p + art + y
+    ("scatter", "cat"),
+    ("superbowl", "owl"),  # super|bowl is the split, not superb|owl
+    ("nutshell", "hell"),
+    ("washington", "washing machine"),  # -ton is a suffix look-alike
+    ("carpet", "car"),
+]
+
+
+@pytest.mark.parametrize(("clue", "card"), BUILT_ON)
+def test_compounds_built_on_a_visible_word_are_illegal(clue: str, card: str) -> None:
+    v = verdict(clue, card)
+    assert (v.legal, v.rule, v.collides_with) == (False, RULE_COMPOUND_PART, card), v
+    assert card.split()[0].upper() in v.reason and "rule 3" in v.reason
+
+
+@pytest.mark.parametrize(("clue", "card"), NOT_BUILT_ON)
+def test_accidental_substrings_of_a_visible_word_stay_legal(clue: str, card: str) -> None:
+    assert verdict(clue, card).legal
+
+
+def test_an_unlisted_compound_names_both_parts_and_the_board_word() -> None:
+    reason = verdict("firetruck", "fire").reason
+    assert 'compound built on the visible board word FIRE ("fire" + "truck"' in reason
+
+
+# Invented compounds (fa: "you may never invent compounds": MOON visible -> no "moonsquid").
+INVENTED = [
+    ("moonsquid", "moon"),  # RULES.md §4.3
+    ("snowthing", "snow"),
+    ("squidmoon", "moon"),  # the visible word as the second part
+    ("llamaface", "llama"),  # a visible word rarer than Zipf 3
+]
+
+
+@pytest.mark.parametrize(("clue", "card"), INVENTED)
+def test_invented_compounds_on_a_visible_word_are_illegal(clue: str, card: str) -> None:
+    v = verdict(clue, card)
+    assert (v.legal, v.rule, v.collides_with) == (False, RULE_COMPOUND_PART, card), v
+    assert "invented compound" in v.reason and card.upper() in v.reason and "rule 3" in v.reason
+
+
+@pytest.mark.parametrize(("clue", "card"), [("moonx", "moon"), ("catgory", "cat"), ("zqab", "moon")])
+def test_unknown_strings_that_are_not_two_words_stay_legal(clue: str, card: str) -> None:
+    # a visible word plus letters that are no common word is no compound ("gory" is too rare)
+    assert verdict(clue, card).legal
+
+
 def test_reasons_say_what_kind_of_form() -> None:
     assert "spelling variant" in verdict("theatre", "theater").reason
     assert "inflected form" in verdict("mice", "mouse").reason
@@ -259,7 +321,7 @@ def test_reasons_say_what_kind_of_form() -> None:
 
 
 # --------------------------------------------------------------------------- rule 4: one word
-@pytest.mark.parametrize("clue", ["ice cream", "x-ray", "new york", "james bond", "well-being"])
+@pytest.mark.parametrize("clue", ["ice cream", "x-ray", "james bond", "James Bond", "well-being"])
 def test_spaces_and_hyphens_are_refused_unless_multi_word(clue: str) -> None:
     v = verdict(clue, "dog")
     assert (v.legal, v.rule, v.collides_with) == (False, RULE_NOT_ONE_WORD, None)
@@ -274,14 +336,72 @@ def test_multi_word_clues_still_obey_the_board() -> None:
     assert check_clue("ice cream", ["ice cream", *FILLER], MULTI).rule == RULE_VISIBLE_WORD
 
 
+# RULES.md §4.4: place names are the exception (fa: "New York"); proper names are an option
+# (vi Pictures: James Bond, North Dakota).
+PROPER = LegalityOptions(proper_names=True)
+
+
+@pytest.mark.parametrize("clue", ["new york", "New York", "North Dakota", "los angeles", "São Paulo", "port-au-prince"])
+def test_place_names_are_one_word_without_any_option(clue: str) -> None:
+    assert verdict(clue, "dog").legal
+    assert check_clue(clue, ["dog", *FILLER], PICTURES).legal
+
+
+def test_place_names_still_obey_the_board() -> None:
+    v = verdict("new york", "york")
+    assert (v.rule, v.collides_with) == (RULE_COMPOUND_PART, "york")
+
+
+@pytest.mark.parametrize("clue", ["James Bond", "Leonardo da Vinci", "Jean-Luc Picard", "North Dakota"])
+def test_proper_names_option_allows_names_of_several_words(clue: str) -> None:
+    assert check_clue(clue, ["dog", *FILLER], PROPER).legal
+    assert check_clue(clue, ["dog", *FILLER], LegalityOptions(pictures=True, proper_names=True)).legal
+
+
+@pytest.mark.parametrize("clue", ["james bond", "ice cream", "x-ray"])
+def test_proper_names_option_wants_a_phrase_written_as_a_name(clue: str) -> None:
+    v = check_clue(clue, ["dog", *FILLER], PROPER)
+    assert (v.legal, v.rule) == (False, RULE_NOT_ONE_WORD)
+    assert "proper names written as names" in v.reason
+
+
+def test_proper_names_still_obey_the_board() -> None:
+    v = check_clue("James Bond", ["bond", *FILLER], PROPER)
+    assert (v.rule, v.collides_with) == (RULE_COMPOUND_PART, "bond")
+
+
 def test_acronyms_are_an_option() -> None:
     assert verdict("F.B.I.", "dog").rule == RULE_NOT_ONE_WORD
     assert check_clue("F.B.I.", ["dog", *FILLER], LegalityOptions(acronyms=True)).legal
 
 
+# RULES.md §4.4: "undotted acronyms are refused unless the option is on" (FBI, FIFA).
+@pytest.mark.parametrize("clue", ["FBI", "FIFA", "NASA", "UK", "fbi", "uk", "usa", "Nato", "tv"])
+def test_undotted_acronyms_are_refused_unless_the_option_is_on(clue: str) -> None:
+    v = verdict(clue, "dog")
+    assert (v.legal, v.rule, v.collides_with) == (False, RULE_NOT_ONE_WORD, None)
+    assert "acronym" in v.reason and clue.upper() in v.reason
+    assert check_clue(clue, ["dog", *FILLER], LegalityOptions(acronyms=True)).legal
+    assert legal_mask([clue], ["dog", *FILLER]) == [False]
+
+
+@pytest.mark.parametrize("clue", ["DOG", "AIDS", "US", "LASER", "laser", "radar", "scuba", "Paris", "X"])
+def test_words_typed_in_capitals_and_former_acronyms_are_words(clue: str) -> None:
+    assert verdict(clue, "piano").legal
+
+
+def test_known_acronyms_are_not_words_of_the_lexicon() -> None:
+    import lemminflect
+
+    from spymaster_ai.rules.legality import KNOWN_ACRONYMS
+
+    assert {"fbi", "uk", "fifa"} <= KNOWN_ACRONYMS
+    assert not [w for w in KNOWN_ACRONYMS if lemminflect.getAllLemmas(w)]
+
+
 # --------------------------------------------------------------------------- rule 5: letters, positions, count
 @pytest.mark.parametrize(
-    "clue", ["s", "A", "middle", "rows", "corner", "Top", "column", "second", "vowel", "close", "nearest", "next"]
+    "clue", ["middle", "rows", "corner", "Top", "column", "second", "vowel", "close", "nearest", "next"]
 )
 def test_letters_and_positions_are_refused(clue: str) -> None:
     v = verdict(clue, "dog")
@@ -312,16 +432,96 @@ def test_words_in_everyday_english_and_codes_are_not_foreign(clue: str) -> None:
     assert verdict(clue, "dog").legal
 
 
+# Rule 6, translations (RULES.md §4.6: APPLE visible -> no "Apfel", "pomme", "ringo"). There is
+# no translator: a translation is refused only as a foreign word of the checked languages.
+@pytest.mark.parametrize(("clue", "card", "language"), [("Apfel", "apple", "German"), ("pomme", "apple", "French")])
+def test_translations_into_a_checked_language_are_refused_as_foreign_words(clue: str, card: str, language: str) -> None:
+    v = verdict(clue, card)
+    assert (v.legal, v.rule) == (False, RULE_FOREIGN_WORD)
+    assert language in v.reason
+
+
+def test_the_translation_limit_is_stated_where_a_reader_looks() -> None:
+    import spymaster_ai.rules.legality as legality
+    from spymaster_ai.rules.legality import CHECKED_LANGUAGES
+
+    assert CHECKED_LANGUAGES == ("Spanish", "French", "German", "Italian", "Portuguese", "Dutch")
+    for doc in (legality.__doc__, legality.foreign.__doc__, check_clue.__doc__):
+        assert "translat" in doc.lower() and "ringo" in doc
+        assert all(language in doc for language in CHECKED_LANGUAGES)
+
+
+@pytest.mark.xfail(strict=True, reason="known limit: translations are checked in six European languages only")
+@pytest.mark.parametrize(("clue", "card"), [("ringo", "apple"), ("yabloko", "apple"), ("neko", "cat")])
+def test_translations_into_other_languages_are_refused(clue: str, card: str) -> None:
+    # strict: when a later issue widens the check this passes, fails the run, and the stated
+    # limit (module docstring, check_clue, CHECKED_LANGUAGES) must be updated with it
+    assert not verdict(clue, card).legal
+
+
 def test_position_phrases_are_refused_even_as_multi_word() -> None:
     assert check_clue("top left", ["dog", *FILLER], MULTI).rule == RULE_LETTERS_OR_POSITION
     assert check_clue("top hat", ["dog", *FILLER], MULTI).legal
 
 
-@pytest.mark.parametrize("clue", ["3", "r2d2", "007"])
-def test_digits_are_refused(clue: str) -> None:
+@pytest.mark.parametrize("clue", ["r2d2", "b52", "3.5", "1,000"])
+def test_codes_mixing_digits_and_letters_are_refused(clue: str) -> None:
     v = verdict(clue, "dog")
     assert (v.legal, v.rule) == (False, RULE_LETTERS_OR_POSITION)
     assert "digits" in v.reason
+
+
+# Letters and numbers about meaning are clues (RULES.md §4.5).
+@pytest.mark.parametrize(
+    ("clue", "cards", "count"),
+    [
+        ("X", ["ray"], 1),  # fa: "X: 1" for RAY
+        ("B", ["flat", "letter"], 2),  # vi Duet: "B: 2" for FLAT and LETTER
+        ("s", ["dog"], None),
+        ("7", ["dwarf"], 2),
+        ("007", ["spy"], 1),
+    ],
+)
+def test_letters_and_numbers_about_meaning_are_legal(clue: str, cards: list[str], count: int | None) -> None:
+    v = check_clue(clue, [*cards, *FILLER], count=count)
+    assert v.legal, v
+    assert legal_mask([clue], [*cards, *FILLER]) == [True]
+
+
+@pytest.mark.parametrize(("clue", "count"), [("3", 3), ("0", 0), ("007", 7)])
+def test_a_number_is_refused_only_as_the_count_itself(clue: str, count: int) -> None:
+    v = verdict(clue, "dog", count=count)
+    assert (v.legal, v.rule) == (False, RULE_LETTERS_OR_POSITION)
+    assert "own number" in v.reason
+    assert verdict(clue, "dog", count=count + 1).legal
+
+
+def test_a_letter_is_still_a_part_of_a_visible_card() -> None:
+    v = check_clue("x", ["x-ray", *FILLER])
+    assert (v.rule, v.collides_with) == (RULE_COMPOUND_PART, "x-ray")
+
+
+def test_pictures_still_refuse_single_letters() -> None:
+    # RULES.md §2: "S: 3" is about the letters in a name; a picture shows no written word
+    v = check_clue("S", FILLER, PICTURES, count=3)
+    assert (v.legal, v.rule) == (False, RULE_LETTERS_OR_POSITION)
+    assert check_clue("7", FILLER, PICTURES).legal
+
+
+@pytest.mark.parametrize(("typed", "word", "count"), [("B 2", "B", 2), ("B: 2", "B", 2), ("X:1", "X", 1), ("7 2", "7", 2)])
+def test_letter_and_number_clues_parse_as_people_type_them(typed: str, word: str, count: int) -> None:
+    from spymaster_ai.play.parse import parse_clue
+
+    clue = parse_clue(typed, max_count=9)
+    assert (clue.word, clue.count) == (word, count)
+    assert check_clue(clue.word, ["flat", "letter", "ray", *FILLER], count=clue.count).legal
+
+
+@pytest.mark.parametrize("word", ["x", "B", "7", "007", "r2d2"])
+def test_ai_agents_never_emit_letters_or_digits(word: str) -> None:
+    from spymaster_ai.agents.vocabulary import is_clue_shaped
+
+    assert not is_clue_shaped(word)
 
 
 def test_the_count_itself_is_refused() -> None:
@@ -344,6 +544,36 @@ def test_pictures_refuses_colour_words_but_not_shades() -> None:
     assert check_clue("reds", FILLER, PICTURES).rule == RULE_PICTURE_APPEARANCE
     assert check_clue("dark", FILLER, PICTURES).legal  # "dark" is valid for night or evil things
     assert check_clue("red", FILLER).legal  # classic: colours are ordinary words
+
+
+# RULES.md §2/§4 (vi): a colour is illegal only when it describes the pictures' appearance;
+# the checker cannot see that, so the blanket refusal is an option, off for word cards.
+def test_the_colour_refusal_is_an_option_that_follows_the_cards_by_default() -> None:
+    assert LegalityOptions().forbid_colours is None
+    assert check_clue("red", FILLER).legal  # word cards: off
+    assert check_clue("red", FILLER, PICTURES).rule == RULE_PICTURE_APPEARANCE  # picture cards: on
+    allow = LegalityOptions(pictures=True, forbid_colours=False)
+    assert check_clue("red", FILLER, allow).legal
+    assert legal_mask(["red", "blue"], FILLER, allow) == [True, True]
+    words = LegalityOptions(forbid_colours=True)
+    v = check_clue("reds", FILLER, words)
+    assert (v.rule, v.collides_with) == (RULE_PICTURE_APPEARANCE, None) and "forbid_colours" in v.reason
+    assert legal_mask(["red", "dark"], FILLER, words) == [False, True]
+
+
+def test_dark_is_never_a_colour_word() -> None:
+    # vi: "Dark: 2" is illegal for the two darkest pictures, fine for night scenes; no intent here
+    for options in (None, PICTURES, LegalityOptions(forbid_colours=True)):
+        assert check_clue("dark", FILLER, options).legal
+
+
+def test_the_colour_option_passes_through_the_classic_engine_hook() -> None:
+    from spymaster_ai.rules.classic import _check_clue
+
+    visible = ["pic:moon", "pic:cat", *FILLER]
+    assert not _check_clue("red", visible, options=None, count=1, pictures=True).legal
+    assert _check_clue("red", visible, options={"forbid_colours": False}, count=1, pictures=True).legal
+    assert not _check_clue("red", FILLER, options={"forbid_colours": True}, count=1, pictures=False).legal
 
 
 def test_pictures_shape_words_are_an_option() -> None:
@@ -387,14 +617,23 @@ def test_rule_lists_hold_what_the_module_documents() -> None:
 def _vocabulary() -> list[str]:
     words = [w for w in wordfreq.top_n_list("en", 6000) if w.isalpha()]
     tricky = [c for c, *_ in ILLEGAL] + [c for c, _ in LEGAL] + ["", "ice cream", "x-ray", "3", "F.B.I.", "o'clock"]
+    tricky += ["x", "B", "007", "r2d2", "3.5"]
     tricky += ["gato", "merci", "close", "closed", "nearby", "magic", "zqab"]
+    tricky += [c for c, _ in BUILT_ON + NOT_BUILT_ON + INVENTED] + ["iceland", "icebox", "theatergoer", "icesquid"]
     return words + tricky
 
 
 @pytest.mark.parametrize(
     "options",
-    [None, PICTURES, MULTI, LegalityOptions(pictures=True, strict_captions=True, forbid_shapes=True)],
-    ids=["classic", "pictures", "multi-word", "strict-pictures"],
+    [
+        None,
+        PICTURES,
+        MULTI,
+        LegalityOptions(pictures=True, strict_captions=True, forbid_shapes=True),
+        LegalityOptions(forbid_colours=True),
+        LegalityOptions(pictures=True, forbid_colours=False),
+    ],
+    ids=["classic", "pictures", "multi-word", "strict-pictures", "words-no-colours", "pictures-colours"],
 )
 def test_legal_mask_agrees_with_check_clue_on_a_real_vocabulary(options: LegalityOptions | None) -> None:
     vocab = _vocabulary()

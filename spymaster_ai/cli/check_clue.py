@@ -44,10 +44,18 @@ def check_clue_command(
     board: str = typer.Option(..., "--board", help="The 25 (or 20) board words, comma-separated."),
     covered: Optional[str] = typer.Option(None, "--covered", help="Covered board words, comma-separated."),
     count: Optional[int] = typer.Option(None, "--count", help="The clue's number (refuses 'three: 3')."),
-    multi_word: bool = typer.Option(False, "--multi-word", help="Allow spaces and hyphens (New York)."),
-    acronyms: bool = typer.Option(False, "--acronyms", help="Allow dotted acronyms (F.B.I.)."),
+    multi_word: bool = typer.Option(False, "--multi-word", help="Allow spaces and hyphens (ice cream, x-ray)."),
+    acronyms: bool = typer.Option(False, "--acronyms", help="Allow acronyms (FBI, F.B.I.)."),
+    proper_names: bool = typer.Option(
+        False, "--proper-names", help="Allow proper names of several words written as names (James Bond)."
+    ),
     pictures: bool = typer.Option(False, "--pictures", help="Codenames Pictures rules (board words are captions)."),
     forbid_shapes: bool = typer.Option(False, "--forbid-shapes", help="Pictures option: refuse shape words."),
+    forbid_colours: Optional[bool] = typer.Option(
+        None,
+        "--forbid-colours/--allow-colours",
+        help="Refuse every colour word (default: with --pictures only; the checker cannot see intent).",
+    ),
     strict_captions: bool = typer.Option(
         False, "--strict-captions", help="Pictures house rule: visible captions are forbidden like words."
     ),
@@ -63,8 +71,10 @@ def check_clue_command(
     options = LegalityOptions(
         multi_word=multi_word,
         acronyms=acronyms,
+        proper_names=proper_names,
         pictures=pictures,
         forbid_shapes=forbid_shapes,
+        forbid_colours=forbid_colours,
         strict_captions=strict_captions,
     )
     verdict = check_clue(clue, visible, options, count=count)
