@@ -1,0 +1,43 @@
+"""Who the AI players of a session are: the person's partner, and the opposing team's level."""
+
+from __future__ import annotations
+
+import pytest
+
+from spymaster_ai.agents.registry import check_spec
+from spymaster_ai.play.session import ai_roles
+from spymaster_ai.play.settings import DEFAULT_AGENT, LEVELS, PlaySettings, SettingsError
+
+
+def test_the_default_partner_is_the_agent_built_for_people():
+    settings = PlaySettings(mode="duet", seed=1)
+    assert DEFAULT_AGENT == "human"
+    assert [settings.spec_for(r).split(":")[0] for r in ai_roles(settings)] == ["human", "human"]
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_the_opposing_team_plays_at_its_level_and_the_partner_does_not(level):
+    settings = PlaySettings(mode="classic", seed=1, role="guesser", team="red", level=level)
+    spymaster, guesser = LEVELS[level]
+    assert settings.spec_for("blue_spymaster") == spymaster
+    assert settings.spec_for("blue_guesser") == guesser
+    assert settings.spec_for("red_spymaster") == settings.ai_spymaster_spec()  # my partner
+    check_spec("spymaster", spymaster)
+    check_spec("guesser", guesser)
+
+
+def test_a_blue_player_faces_a_red_team_at_the_level():
+    settings = PlaySettings(mode="classic", seed=1, role="spymaster", team="blue", level="hard")
+    assert settings.spec_for("red_spymaster") == LEVELS["hard"][0]
+    assert settings.spec_for("blue_guesser") == settings.ai_guesser_spec()
+
+
+def test_an_unknown_level_is_refused_in_one_line():
+    with pytest.raises(SettingsError, match="--level must be one of easy, normal, hard"):
+        PlaySettings(mode="classic", seed=1, level="brutal")
+
+
+def test_risk_sets_the_human_guessers_caution():
+    assert PlaySettings(mode="duet", seed=1, risk=0.5).ai_guesser_spec() == "human:assassin_cost=6.0"
+    assert PlaySettings(mode="duet", seed=1, risk=0.0).ai_guesser_spec() == "human:assassin_cost=12.0"
+    assert PlaySettings(mode="duet", seed=1, agent="minilm").ai_guesser_spec().startswith("minilm:stop_threshold=")
