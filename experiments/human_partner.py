@@ -9,10 +9,11 @@ under ``--out``'s folder, so an interrupted study resumes):
    Duet, the solo variant and the Kim et al. protocol. Then, so that the human spymaster is
    not judged only by a mirror of its own reader, it plays with embedding guessers
    (``--loo``: ``minilm``, ``glove50``; ``mpnet`` where installed).
-2. **Clues.** Every clue the human spymaster gave in the Duet games of table 1: counts,
-   clue word frequency (Zipf), and clues a person may read as a visible card by their
-   spelling (:func:`spymaster_ai.agents.human.features.spelled_like`), split by whether the
-   card is one of the giver's black cards.
+2. **Clues.** The human spymaster's opening clue on ``--boards`` seeded Duet boards, from
+   each side of the key, and every clue it gave in the Duet games of table 1: counts, clue
+   word frequency (Zipf), and clues a person may read as a card by their spelling
+   (:func:`spymaster_ai.agents.human.features.spelled_like`), split by whether the card is
+   one of the giver's black cards.
 3. **Levels.** ``play classic --level``'s opposing team against a ``human``/``human`` team
    standing in for the person: that team should win about 70% / 50% / 30%.
 
@@ -94,16 +95,60 @@ def clue_table(results: Path) -> list[str]:
     return lines
 
 
+def opening_clues(boards: int, seed: int) -> list[str]:
+    """The human spymaster's first clue from each side of ``boards`` seeded Duet boards."""
+    import random
+
+    from spymaster_ai.agents.registry import make_spymaster
+    from spymaster_ai.play.settings import PlaySettings
+    from spymaster_ai.play.setup import new_game
+    from spymaster_ai.rules.duet import Player
+
+    spymaster = make_spymaster("human")
+    counts: Counter = Counter()
+    zipf, near, near_black, total = [], 0, 0, 0
+    examples: list[str] = []
+    seeds = random.Random(seed).sample(range(10**9), boards)
+    for n, board_seed in enumerate(seeds):
+        game, _ = new_game(PlaySettings(mode="duet", seed=board_seed))
+        for player in (Player.A, Player.B):
+            view = game.spymaster_view(player)
+            spymaster.reset(board_seed)
+            clue = spymaster.give_clue(view)
+            total += 1
+            counts[clue.count] += 1
+            zipf.append(zipf_frequency(clue.word, "en"))
+            hits = [w for w in view.visible if spelled_like(clue.word, w)]
+            near += bool(hits)
+            near_black += any(w in view.assassins for w in hits)
+            if hits and len(examples) < 10:
+                examples.append(f"{clue.word.upper()} ~ {', '.join(h.upper() for h in hits)}")
+        if (n + 1) % 100 == 0:
+            print(f"opening clues: {n + 1} of {boards} boards", file=sys.stderr, flush=True)
+    z = np.array(zipf)
+    lines = [f"{total} opening clues on {boards} boards (seed {seed}). Counts: "
+             + ", ".join(f"{k}: {v} ({100 * v / total:.1f}%)" for k, v in sorted(counts.items()))
+             + f"; mean {sum(k * v for k, v in counts.items()) / total:.2f}",
+             f"Clue word Zipf frequency: median {np.median(z):.2f}, 5th percentile {np.percentile(z, 5):.2f}, "
+             f"share below 4.0: {100 * np.mean(z < 4.0):.1f}%",
+             f"Near-spelling clues (against the visible cards): {near} ({100 * near / total:.2f}%), "
+             f"on a black card of the giver's side: {near_black}"]
+    if examples:
+        lines.append("Examples: " + "; ".join(examples))
+    return lines
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--duet-games", type=int, default=1000, help="games of the human pair in Duet (table 2's clues)")
+    ap.add_argument("--duet-games", type=int, default=300, help="games of the human pair in Duet")
+    ap.add_argument("--boards", type=int, default=1000, help="Duet boards whose opening clues table 2 reads")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--loo", default="minilm,glove50", help="embedding guessers for the human spymaster")
     ap.add_argument("--level-games", type=int, default=100)
     ap.add_argument("--out", default="experiments/results/human_partner.md")
-    ap.add_argument("--skip", default="", help="comma-separated parts to skip: partner, loo, levels")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: clues, partner, loo, levels")
     args = ap.parse_args(argv)
     out = Path(args.out)
     folder = out.with_suffix("")
@@ -111,7 +156,10 @@ def main(argv=None) -> int:
     skip = set(filter(None, args.skip.split(",")))
     lines = ["# The agents for people in simulation", "",
              f"Seed {args.seed}; `python experiments/human_partner.py --games {args.games} --duet-games {args.duet_games} "
-             f"--seed {args.seed} --jobs {args.jobs}`. Win rate [95% Wilson interval].", ""]
+             f"--boards {args.boards} --level-games {args.level_games} --seed {args.seed} --jobs {args.jobs}`. "
+             "Win rate [95% Wilson interval].", ""]
+    if "clues" not in skip:
+        lines += ["## 2. The human spymaster's clues", ""] + ["- " + x for x in opening_clues(args.boards, args.seed)] + [""]
     if "partner" not in skip:
         lines += ["## 1. Spymasters for a human-like guesser (the `human` guesser)", "",
                   "| spymaster | " + " | ".join(GAMES) + " |", "|---|" + "---|" * len(GAMES)]
@@ -122,7 +170,7 @@ def main(argv=None) -> int:
                 report = bench(game, ["--spymaster", spy, "--guesser", "human"], n, args.seed, args.jobs, folder, f"{game}_{spy}_human")
                 row.append(cell(report))
             lines.append(f"| {spy} | " + " | ".join(row) + " |")
-        lines += ["", "## 2. The human spymaster's Duet clues (table 1, human/human Duet cell)", ""]
+        lines += ["", "Every clue of the human/human Duet cell:", ""]
         lines += ["- " + x for x in clue_table(folder / "duet_human_human.jsonl")]
         lines.append("")
     if "loo" not in skip:

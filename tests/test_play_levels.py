@@ -41,3 +41,19 @@ def test_risk_sets_the_human_guessers_caution():
     assert PlaySettings(mode="duet", seed=1, risk=0.5).ai_guesser_spec() == "human:assassin_cost=6.0"
     assert PlaySettings(mode="duet", seed=1, risk=0.0).ai_guesser_spec() == "human:assassin_cost=12.0"
     assert PlaySettings(mode="duet", seed=1, agent="minilm").ai_guesser_spec().startswith("minilm:stop_threshold=")
+
+
+def test_no_clue_is_shown_as_current_once_a_duet_game_is_over():
+    from spymaster_ai.play.screen import duet_screen
+    from spymaster_ai.play.setup import new_game
+    from spymaster_ai.rules.duet import Player
+    from spymaster_ai.rules.moves import Clue
+
+    game, labels = new_game(PlaySettings(mode="duet", seed=3))
+    giver = game.current_player if hasattr(game, "current_player") else Player.A
+    game.give_clue(giver, Clue("zebra", 1))
+    receiver_view = game.spymaster_view(giver)
+    game.guess(receiver_view.assassins[0])  # the giver's black card: the game is lost
+    assert game.is_over
+    screen = duet_screen(game, labels, title="t", clues=(), turn="over")
+    assert screen.current is None

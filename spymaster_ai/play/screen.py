@@ -119,7 +119,7 @@ def classic_screen(
         status.append("Assassin Ending: find all your agents, then the assassin")
     status.append(turn)
     current = None
-    if clue is not None:
+    if clue is not None and not game.is_over:
         limit = "no limit" if cap is None else f"at most {cap}"
         current = f"Clue: {str(clue).upper()} - guesses made {made} ({limit})"
     return Screen(title, cells, "classic", legend, tuple(status), clues, current)
@@ -157,7 +157,7 @@ def duet_screen(
         turn,
     ]
     current = None
-    if game.clue is not None:
+    if game.clue is not None and not game.is_over:  # no clue is "current" once the game is over
         current = f"Clue: {str(game.clue).upper()} - guesses made {game.guesses_made} (no limit)"
     return Screen(title, tuple(cells), "duet", "your side of the key (the AI sees the other)", tuple(status), clues, current)
 

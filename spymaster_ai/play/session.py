@@ -790,12 +790,16 @@ class Session:
         out: list[Event] = []
         if g.is_over:
             return out
+        # in sudden death nobody gives clues any more: say only that a side is done
+        clues_go_on = g.phase is not Phase.SUDDEN_DEATH
         if not g.words_left_for(Player.A) and "a_done" not in self._announced:
             self._announced.add("a_done")
-            out.append(Event("info", "All your green words are found: the AI gives every clue from now on."))
+            out.append(Event("info", "All your green words are found"
+                             + (": the AI gives every clue from now on." if clues_go_on else ".")))
         if not g.words_left_for(Player.B) and "b_done" not in self._announced:
             self._announced.add("b_done")
-            out.append(Event("info", "The AI says: all my green words are found - you give every clue from now on."))
+            out.append(Event("info", "The AI says: all my green words are found"
+                             + (" - you give every clue from now on." if clues_go_on else ".")))
         if g.phase is Phase.SUDDEN_DEATH and "sd" not in self._announced:
             self._announced.add("sd")
             out.append(Event("warning", "The timer has run out: SUDDEN DEATH. No more clues; each player with words "
