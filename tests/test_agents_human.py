@@ -189,8 +189,10 @@ def test_the_human_guesser_reads_a_plain_clue_and_stops_at_the_count(human_agent
     first = guesser.next_guess(view)
     assert first in ("sun", "moon", "star")
     ranked = guesser.rank_cards(view)
-    assert sorted(ranked) == sorted(BOARD) and ranked[0] == first
-    past = replace(view, visible=tuple(w for w in BOARD if w not in ranked[:2]), guesses_made=2)
+    words = [c.word for c in ranked]
+    assert sorted(words) == sorted(BOARD) and words[0] == first
+    assert sum(c.similarity for c in ranked) == pytest.approx(1.0)
+    past = replace(view, visible=tuple(w for w in BOARD if w not in words[:2]), guesses_made=2)
     assert guesser.next_guess(past) is None or guesser.next_guess(past) in ("sun", "moon", "star")
 
 

@@ -674,3 +674,36 @@ def test_an_ai_guess_on_a_zero_clue_claims_no_confidence_from_the_clue_it_steers
     assert picks and "confidence" not in picks[0]
     assert f"away from what {word.upper()} calls to mind" in picks[0]
     assert all("confidence" not in p for p in picks)
+
+
+class Reading(RecordingGuesser):
+    """The random guesser that also says how it read a clue (as the human guesser does)."""
+
+    def reading(self, view):
+        return [(w, 1.0 / len(view.visible)) for w in view.visible]
+
+
+def test_why_names_only_found_targets_of_finished_ai_clues_and_the_ai_reading_of_mine():
+    settings = PlaySettings(mode="duet", seed=21, first="ai")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": Reading()}, labels)
+    session.advance()
+    assert session.prompt().kind == "guess"
+    current = session.targets[-1]
+    text = session.answer("why").events[0].text
+    assert current[1].upper() not in text  # the clue being guessed now is not explained
+    target = current[2][0]
+    session.answer(target)  # the AI's own target: green on its side
+    while session.prompt() is not None and session.prompt().kind == "guess":
+        session.answer("stop")
+        session.advance()
+    if session.prompt() is not None and session.prompt().kind == "clue":
+        mine = next(w for w in CLUE_WORDS if session._refusal(Clue(w, 1)) is None)
+        session.answer(f"{mine} 1")
+        session.advance()
+        text = session.answer("why").events[0].text
+        assert f"your {mine.upper()}: 1: the AI read it as" in text
+    assert f"aimed at {target.upper()}" in text
+    # an AI target that is not yet found is never named before the end
+    hidden = [t for _, _, ts in session.targets for t in ts if t in session.game.visible_words()]
+    assert not any(f" {t.upper()}" in text for t in hidden)

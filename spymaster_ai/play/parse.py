@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "exit": "quit",
     "q": "quit",
     "board": "board",
+    "why": "why",
 }
 
 _UNLIMITED = ("unlimited", "inf", "infinity", "∞")

@@ -101,6 +101,7 @@ Type a card name, or a unique start of it (or of any word of a picture's caption
   stop    end your guessing (after one guess; in Duet after a correct one)
   pass    in Duet sudden death: guess no more
   board   show the board again
+  why     what the AI meant by its finished clues (the cards found so far) and how it read yours
   help    this text
   quit    leave; a saved game goes on with 'spymaster-ai play resume FILE'
 A clue is a word and a number: 'ocean 2', 'ocean: 2', 'ocean 0', 'ocean unlimited'."""
@@ -204,6 +205,8 @@ class Session:
         self.save_failure: Optional[str] = None  # why the last save failed (the game goes on in memory)
         self.clues: list[ClueLine] = []
         self.targets: list[tuple[str, str, tuple[str, ...]]] = []  # hidden until the end
+        # how the AI guesser read each of the person's clues: (clue, [(card, share), ...])
+        self.readings: list[tuple[str, list[tuple[str, float]]]] = []
         self.error: Optional[str] = None
         self.mismatches = 0  # past AI decisions that came out differently on resume
         self._sd_order: Optional[tuple[Player, Player]] = None
@@ -292,6 +295,9 @@ class Session:
             return reply
         if command == "board":
             reply.redraw = True
+            return reply
+        if command == "why":
+            reply.events.append(Event("info", self.why()))
             return reply
         prompt = self.prompt()
         if prompt is None:
@@ -571,6 +577,51 @@ class Session:
         self._note_targets(actor, agent, view, clue, ranked)
         return _Move("clue", clue)
 
+    def _person_gave(self, actor: _Actor) -> bool:
+        """Whether the clue this AI guesser answers came from the person."""
+        if self.is_duet:
+            return actor.kind != "sudden_death"
+        return self.settings.role == "spymaster" and actor.team is not None and actor.team.value == self.settings.team
+
+    def why(self) -> str:
+        """What the AI meant by its clues whose turn is over, and how it read the person's.
+
+        Only targets already covered are named: an AI's unfound target is a card of its key,
+        and naming it would tell the person what the rules forbid telling (the whole list
+        comes with the summary at the end). The clue being guessed now is left out."""
+        covered = set(self.game.words) - set(self.game.visible_words())
+        finished = self.targets
+        prompt = self.prompt()
+        if prompt is not None and prompt.kind == "guess" and finished and not self.is_over:
+            current = getattr(self.game, "clue", None)
+            if current is not None and finished[-1][1] == str(current):
+                finished = finished[:-1]
+        lines = []
+        for giver, clue, targets in finished:
+            if not targets:
+                continue
+            found = [self.label(t) for t in targets if t in covered]
+            rest = len(targets) - len(found)
+            aimed = ", ".join(found) if found else "none found yet"
+            if rest:
+                aimed += f" (and {rest} not found yet)"
+            lines.append(f"{giver}: {clue.upper()} aimed at {aimed}")
+        for clue, reading in self.readings:
+            shares = ", ".join(f"{self.label(card)} {share:.0%}" for card, share in reading)
+            lines.append(f"your {clue.upper()}: the AI read it as {shares}")
+        return "\n".join(lines) if lines else "Nothing to explain yet: no AI clue has finished, and the AI has read none of yours."
+
+    def _note_reading(self, agent: Any, view: Any) -> None:
+        """Keep how the AI guesser reads a clue of the person's (its three likeliest cards)."""
+        method = getattr(agent, "reading", None)
+        if view.clue is None or view.guesses_made or not callable(method):
+            return
+        try:
+            top = method(view)[:3]
+        except Exception:  # the courtesy must never break the game
+            return
+        self.readings.append((str(view.clue), [(self.names.card(w), p) for w, p in top]))
+
     def _note_targets(self, actor: _Actor, agent: Any, view: Any, clue: Clue, ranked: Any) -> None:
         """Keep what the AI spymaster aimed at, to show after the game (never during it)."""
         targets: tuple[str, ...] = ()
@@ -607,6 +658,8 @@ class Session:
     def _ai_guess(self, actor: _Actor) -> tuple[_Move, list[Event]]:
         agent = self.agents[actor.role]
         view = self._guesser_view(actor)
+        if self._person_gave(actor):
+            self._note_reading(agent, view)
         word = agent.next_guess(view)
         if word is None:
             if actor.kind == "sudden_death" and self.is_duet:

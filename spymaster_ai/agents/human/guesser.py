@@ -28,6 +28,7 @@ import numpy as np
 
 from ...views import GuesserView
 from ..duet_prior import partner_side_probabilities
+from ..guesser import CardScore
 from .reader import HumanReader, shared_reader, softmax
 
 __all__ = ["HumanGuesser"]
@@ -115,12 +116,18 @@ class HumanGuesser:
         q = p + self.memory * extra * (p > 0)
         return q / q.sum()
 
-    def rank_cards(self, view: GuesserView) -> list[str]:
-        """Every card of the view's visible cards, likeliest first (ties: board order)."""
+    def rank_cards(self, view: GuesserView) -> list[CardScore]:
+        """Every visible card, likeliest first (ties: board order); ``score`` is the log of the
+        reader's probability, so a softmax of the scores gives the probabilities back."""
         p = self.probabilities(view)
         order = np.argsort(-p, kind="stable")
         visible = set(view.visible)
-        return [view.words[i] for i in order if view.words[i] in visible]
+        return [CardScore(view.words[i], float(p[i]), 0.0, float(np.log(max(p[i], 1e-12))))
+                for i in order if view.words[i] in visible]
+
+    def reading(self, view: GuesserView) -> list[tuple[str, float]]:
+        """(card, probability) for the current clue, likeliest first: what ``why`` shows."""
+        return [(c.word, c.similarity) for c in self.rank_cards(view)]
 
     # -- deciding ---------------------------------------------------------------------------
 
