@@ -208,3 +208,14 @@ def test_registry_builds_the_human_agents_by_name_and_refuses_a_reader_in_the_sp
         check_spec("guesser", "human:assassin_cost=-1")
     with pytest.raises(AgentSpecError, match="spymaster parameter"):
         check_spec("guesser", "human:follow_margin=1")
+
+
+@pytest.mark.models
+def test_on_picture_cards_the_human_guesser_reads_through_the_caption_models(human_agents):
+    from spymaster_ai.sim.play import PictureBoardModel, for_picture_cards
+
+    _, guesser = human_agents
+    twin = for_picture_cards(guesser)
+    assert twin is not guesser and twin is for_picture_cards(guesser)  # built once
+    assert all(isinstance(m, PictureBoardModel) for m in twin.reader.models)
+    assert not any(isinstance(m, PictureBoardModel) for m in guesser.reader.models)  # the original is untouched

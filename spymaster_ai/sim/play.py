@@ -492,9 +492,18 @@ def for_picture_cards(agent: Any) -> Any:
     scores are the text model's own). A ``captions:...`` or ``clip:...`` model scores card
     ids itself and is kept. Every model's clue vocabulary leaves out the words Pictures
     refuses on any board (colour words; :class:`PictureBoardModel`). An agent with no
-    ``embedding`` (a custom class) gets the card ids as they are. The twin is built once per agent and kept, so its clue vocabulary
+    ``embedding`` (a custom class) gets the card ids as they are; one with a
+    ``for_picture_cards(wrap)`` method builds its own twin, ``wrap`` turning each of its
+    models into the picture board's. The twin is built once per agent and kept, so its clue vocabulary
     is computed once; the caller's agent is never changed.
     """
+    hook = getattr(agent, "for_picture_cards", None)
+    if callable(hook):  # an agent that reads through models of its own (the human guesser's reader)
+        with _TWIN_LOCK:
+            twin = _PICTURE_TWINS.get(agent)
+            if twin is None:
+                twin = _PICTURE_TWINS[agent] = hook(_captioned)
+        return twin
     model = getattr(agent, "embedding", None)
     if model is None or not callable(getattr(model, "similarity", None)):
         return agent

@@ -78,6 +78,16 @@ class HumanGuesser:
     def reset(self, seed: int) -> None:
         pass
 
+    def for_picture_cards(self, wrap) -> "HumanGuesser":
+        """A twin reading picture cards: the same weights over ``wrap``-ped models (the
+        simulator's caption backend scores each card id through its captions)."""
+        import copy
+
+        twin = copy.copy(self)
+        reader = self.reader
+        twin._reader = HumanReader(reader.params, {n: wrap(m) for n, m in zip(reader.model_names, reader.models)})
+        return twin
+
     # -- reading ----------------------------------------------------------------------------
 
     def _guessable(self, view: GuesserView) -> np.ndarray:
