@@ -244,3 +244,20 @@ def test_agent_class_names_the_class_a_spec_builds_without_loading(monkeypatch):
         registry.agent_class("guesser", "robust")
     with pytest.raises(AgentSpecError, match="risk must be in"):
         registry.agent_class("spymaster", "minilm:risk=2")
+
+
+def test_an_embedding_path_names_an_embedding_agent_not_a_class():
+    from spymaster_ai.agents.registry import AgentSpecError, check_spec, parse_spec
+
+    assert parse_spec("vectors:/models/x.txt:risk=0.3") == ("vectors:/models/x.txt", {"risk": 0.3})
+    check_spec("guesser", "vectors:/models/x.txt")  # no "cannot import vectors"
+    check_spec("spymaster", "captions:minilm")
+    with pytest.raises(AgentSpecError, match="needs a path"):
+        check_spec("guesser", "vectors:")
+
+
+def test_a_trailing_colon_is_a_spec_without_parameters():
+    from spymaster_ai.agents.registry import check_spec, parse_spec
+
+    assert parse_spec("glove50:") == ("glove50", {})
+    check_spec("guesser", "glove50:")

@@ -204,3 +204,13 @@ def test_rows_with_too_few_or_too_many_fields_are_malformed(tmp_path):
     assert [p.row for p in data.problems] == [1, 2]
     assert "more fields" in data.problems[0].reason and "too few fields" in data.problems[1].reason
     assert [t.row for t in data.targets] == [3]
+
+
+@pytest.mark.parametrize("output", ["[['fruit']]", "[1]", "{}", "['a', 'b']", "[unclosed"])
+def test_a_clue_cell_holding_a_literal_other_than_one_word_is_a_malformed_row(output):
+    with pytest.raises(RowError, match="expected one clue word"):
+        parse_clue_row(1, "black: ['a'], tan: ['b'], targets: ['d']", output)
+
+
+def test_a_one_word_list_literal_is_read_as_its_word():
+    assert parse_clue_row(1, "black: ['a'], tan: ['b'], targets: ['d']", "['Fruit']").clue == "fruit"

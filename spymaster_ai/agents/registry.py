@@ -62,6 +62,9 @@ AGENT_NAMES: dict[str, str] = {
 _ROLE_ONLY = {"robust": "spymaster", "closest": "spymaster", "random": "guesser"}
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _COMPOSITE = ("ensemble", "consensus")
+# Embedding names with a colon of their own (``vectors:PATH``, ``captions:minilm``...): a spec
+# named so is an embedding agent, not ``package.module:ClassName``.
+_EMBEDDING_PREFIXES = _COMPOSITE + ("captions", "vectors", "model", "clip")
 
 
 class AgentSpecError(ValueError):
@@ -89,6 +92,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     parts = spec.strip().split(":")
     cut = next((i for i, p in enumerate(parts) if "=" in p), len(parts))
     name = ":".join(parts[:cut]).strip()
+    if name.endswith(":") and name.count(":") == 1 and name[:-1].strip() not in ("", *_EMBEDDING_PREFIXES):
+        name = name[:-1].strip()  # "glove50:" is "glove50" with no parameters
     if not name:
         raise AgentSpecError(f"agent spec {spec!r} has no name before its parameters")
     params: dict[str, Any] = {}
@@ -305,7 +310,7 @@ def _custom(name: str, params: dict[str, Any], spec: str, protocol: type, role: 
 
 
 def _is_custom(name: str) -> bool:
-    return ":" in name and name.split(":")[0] not in _COMPOSITE
+    return ":" in name and name.split(":")[0] not in _EMBEDDING_PREFIXES
 
 
 def _wrong_role(name: str, spec: str, role: str) -> None:

@@ -264,10 +264,25 @@ def parse_clue_row(row: int, base_text: str, output: str) -> ClueTurn:
     if not targets:
         raise RowError("targets: no target")
     _disjoint({"black": black, "tan": tan, "targets": targets})
-    clue = normalise_word(output)
+    clue = normalise_word(_clue_text(output))
     if not clue:
         raise RowError("output: empty clue")
     return ClueTurn(row, black, tan, targets, clue)
+
+
+def _clue_text(output: str) -> str:
+    """The clue of an ``output`` cell: plain text, or a one-word list literal (``['fruit']``);
+    any other literal (``[['x']]``, ``[1]``, ``{}``) is a malformed row, not a clue word."""
+    text = output.strip()
+    if text[:1] not in ("[", "(", "{"):
+        return text
+    try:
+        value = ast.literal_eval(text) if len(text) <= _MAX_FIELD else None
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        value = None
+    if isinstance(value, (list, tuple)) and len(value) == 1 and isinstance(value[0], str):
+        return value[0]
+    raise RowError(f"output: expected one clue word, got {_clip(text)}")
 
 
 def parse_target_row(row: int, base_text: str, output: str) -> TargetTurn:
