@@ -137,3 +137,13 @@ def test_the_installed_console_script() -> None:
         assert (data["collides_with"] or "").upper() == (card or "")
     proc = subprocess.run([exe, "check-clue", "x", "--board", "a,b"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
+
+
+def test_a_board_with_an_empty_field_is_refused_not_shortened():
+    from typer.testing import CliRunner
+
+    from spymaster_ai.cli.app import app
+
+    result = CliRunner().invoke(app, ["check-clue", "fruit", "--board", "apple,,pear"])
+    assert result.exit_code == 2
+    assert "empty card" in result.output

@@ -163,3 +163,13 @@ def test_glove50_hot_path_is_the_cached_vocabulary():
     assert emb._matrix(subset) is emb._matrix(subset)
     assert np.allclose(emb.similarity(subset, board), sims[::2], atol=1e-6)
     assert emb.similarity(["dessert"], board)[0].argmax() == 1  # ice cream, from its parts
+
+
+@pytest.mark.parametrize("fill, message", [("nan", "NaN or infinite"), ("0.0", "all zeros")])
+def test_a_vectors_file_of_nan_or_zero_vectors_is_refused(tmp_path, fill, message):
+    from spymaster_ai.embeddings import EmbeddingError
+
+    path = tmp_path / "bad.txt"
+    path.write_text("".join(f"{w} {fill} {fill} {fill}\n" for w in ("apple", "fruit", "car", "road")))
+    with pytest.raises(EmbeddingError, match=message):
+        load_embedding(f"vectors:{path}", vocab_size=500)

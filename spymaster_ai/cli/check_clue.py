@@ -20,7 +20,11 @@ class UsageProblem(ValueError):
 
 
 def _split(text: str) -> list[str]:
-    return [normalise_word(w) for w in text.split(",") if normalise_word(w)]
+    """The comma-separated cards; an empty field (``a,,b``) is refused, never dropped."""
+    words = [normalise_word(w) for w in text.split(",")]
+    if text.strip() and not all(words):
+        raise UsageProblem(f"empty card in {text!r} (two commas in a row, or a comma at an end?)")
+    return [w for w in words if w]
 
 
 def visible_words(board: str, covered: str | None) -> list[str]:

@@ -144,6 +144,19 @@ def _has_text_header(path: Path) -> bool:
     return len(first) == 2 and all(tok.isdigit() for tok in first)
 
 
+def _check_values(vectors: np.ndarray, name: str) -> None:
+    """Refuse a table whose similarities would be noise: any NaN or infinite value, or (nearly)
+    every vector zero. Every clue scored on such a table would be arbitrary, silently."""
+    finite = np.isfinite(vectors)
+    if not finite.all():
+        rows = int((~finite).any(axis=1).sum())
+        raise EmbeddingError(f"{name}: {rows} of {len(vectors)} vectors hold NaN or infinite values")
+    norms = np.linalg.norm(vectors, axis=1)
+    zero = int((norms == 0).sum())
+    if zero > len(vectors) // 2:
+        raise EmbeddingError(f"{name}: {zero} of {len(vectors)} vectors are all zeros: no similarity can be read")
+
+
 def load_vectors_file(path_text: str, vocabulary: Vocabulary) -> KeyedVectorsEmbedding:
     """Any table gensim reads: ``.kv``/``.model`` (gensim), ``.bin`` (word2vec or fastText
     binary), otherwise text (word2vec/fastText with header, or header-less GloVe; ``.gz`` ok)."""
@@ -171,6 +184,7 @@ def load_vectors_file(path_text: str, vocabulary: Vocabulary) -> KeyedVectorsEmb
         raise EmbeddingError(f"vectors:{path_text}: gensim cannot read it ({type(exc).__name__}: {exc})") from exc
     if getattr(kv, "vectors", None) is None or len(kv.key_to_index) == 0:
         raise EmbeddingError(f"vectors:{path_text}: the file holds no vectors")
+    _check_values(np.asarray(kv.vectors), f"vectors:{path_text}")
     stat = path.stat()
     identity = {"path": str(path.resolve()), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
     return KeyedVectorsEmbedding(f"vectors:{path_text}", kv, vocabulary, identity,
