@@ -59,40 +59,54 @@ def cell(report: dict) -> str:
     return text
 
 
+class ClueTally:
+    """Counts, clue word frequency and near-spelling clues of a set of clues."""
+
+    def __init__(self) -> None:
+        self.counts: Counter = Counter()
+        self.zipf: list[float] = []
+        self.near = self.near_black = 0
+        self.examples: list[str] = []
+
+    def add(self, word: str, count: int, cards: list[str], black: set[str]) -> None:
+        """One clue, checked against ``cards`` (``black``: the giver's black cards among them)."""
+        self.counts[count] += 1
+        self.zipf.append(zipf_frequency(word, "en"))
+        hits = [w for w in cards if spelled_like(word, w)]
+        if hits:
+            self.near += 1
+            self.near_black += any(w in black for w in hits)
+            if len(self.examples) < 10:
+                self.examples.append(f"{word.upper()} ~ {', '.join(h.upper() for h in hits)}")
+
+    def lines(self, what: str, against: str) -> list[str]:
+        total = max(sum(self.counts.values()), 1)
+        z = np.array(self.zipf) if self.zipf else np.zeros(1)
+        out = [f"{sum(self.counts.values())} {what}. Counts: "
+               + ", ".join(f"{k}: {v} ({100 * v / total:.1f}%)" for k, v in sorted(self.counts.items()))
+               + f"; mean {sum(k * v for k, v in self.counts.items()) / total:.2f}",
+               f"Clue word Zipf frequency: median {np.median(z):.2f}, 5th percentile {np.percentile(z, 5):.2f}, "
+               f"share below 4.0: {100 * np.mean(z < 4.0):.1f}%",
+               f"Near-spelling clues (against {against}): {self.near} ({100 * self.near / total:.2f}%), "
+               f"on a black card of the giver's side: {self.near_black}"]
+        if self.examples:
+            out.append("Examples: " + "; ".join(self.examples))
+        return out
+
+
 def clue_table(results: Path) -> list[str]:
-    """Counts, Zipf and near-spelling clues of every clue in a Duet results file. A clue is
-    checked against every card of the board, covered or not (a stricter test than the
-    visible cards the spymaster checks)."""
-    counts: Counter = Counter()
-    zipf, near, near_black, total = [], 0, 0, 0
-    examples: list[str] = []
+    """Every clue in a Duet results file, checked against every card of the board, covered
+    or not (a stricter test than the visible cards the spymaster checks)."""
+    tally = ClueTally()
     for line in results.read_text().splitlines():
-        config = json.loads(line)["record"]["config"]
-        actions = json.loads(line)["record"]["actions"]
+        record = json.loads(line)["record"]
+        config = record["config"]
         words = config["words"]
-        for move in actions:
-            if move.get("type") != "clue":
-                continue
-            word, count = move["word"], int(move["count"])
-            side = config["key"]["side_a" if move.get("giver") == "A" else "side_b"]
-            total += 1
-            counts[count] += 1
-            zipf.append(zipf_frequency(word, "en"))
-            hits = [w for w in words if spelled_like(word, w)]
-            if hits:
-                near += 1
-                near_black += any(side[words.index(w)] == "black" for w in hits)
-                if len(examples) < 10:
-                    examples.append(f"{word.upper()} ~ {', '.join(h.upper() for h in hits)}")
-    z = np.array(zipf) if zipf else np.zeros(1)
-    lines = [f"{total} clues. Counts: " + ", ".join(f"{k}: {v} ({100 * v / max(total, 1):.1f}%)" for k, v in sorted(counts.items())),
-             f"Clue word Zipf frequency: median {np.median(z):.2f}, 5th percentile {np.percentile(z, 5):.2f}, "
-             f"share below 4.0: {100 * np.mean(z < 4.0):.1f}%",
-             f"Near-spelling clues (against any card of the board): {near} ({100 * near / max(total, 1):.2f}%), "
-             f"on a black card of the giver's side: {near_black}"]
-    if examples:
-        lines.append("Examples: " + "; ".join(examples))
-    return lines
+        for move in record["actions"]:
+            if move.get("type") == "clue":
+                side = config["key"]["side_a" if move.get("giver") == "A" else "side_b"]
+                tally.add(move["word"], int(move["count"]), words, {w for w, k in zip(words, side) if k == "black"})
+    return tally.lines("clues", "any card of the board")
 
 
 def opening_clues(boards: int, seed: int) -> list[str]:
@@ -105,37 +119,17 @@ def opening_clues(boards: int, seed: int) -> list[str]:
     from spymaster_ai.rules.duet import Player
 
     spymaster = make_spymaster("human")
-    counts: Counter = Counter()
-    zipf, near, near_black, total = [], 0, 0, 0
-    examples: list[str] = []
-    seeds = random.Random(seed).sample(range(10**9), boards)
-    for n, board_seed in enumerate(seeds):
+    tally = ClueTally()
+    for n, board_seed in enumerate(random.Random(seed).sample(range(10**9), boards)):
         game, _ = new_game(PlaySettings(mode="duet", seed=board_seed))
         for player in (Player.A, Player.B):
             view = game.spymaster_view(player)
             spymaster.reset(board_seed)
             clue = spymaster.give_clue(view)
-            total += 1
-            counts[clue.count] += 1
-            zipf.append(zipf_frequency(clue.word, "en"))
-            hits = [w for w in view.visible if spelled_like(clue.word, w)]
-            near += bool(hits)
-            near_black += any(w in view.assassins for w in hits)
-            if hits and len(examples) < 10:
-                examples.append(f"{clue.word.upper()} ~ {', '.join(h.upper() for h in hits)}")
+            tally.add(clue.word, clue.count, list(view.visible), set(view.assassins))
         if (n + 1) % 100 == 0:
             print(f"opening clues: {n + 1} of {boards} boards", file=sys.stderr, flush=True)
-    z = np.array(zipf)
-    lines = [f"{total} opening clues on {boards} boards (seed {seed}). Counts: "
-             + ", ".join(f"{k}: {v} ({100 * v / total:.1f}%)" for k, v in sorted(counts.items()))
-             + f"; mean {sum(k * v for k, v in counts.items()) / total:.2f}",
-             f"Clue word Zipf frequency: median {np.median(z):.2f}, 5th percentile {np.percentile(z, 5):.2f}, "
-             f"share below 4.0: {100 * np.mean(z < 4.0):.1f}%",
-             f"Near-spelling clues (against the visible cards): {near} ({100 * near / total:.2f}%), "
-             f"on a black card of the giver's side: {near_black}"]
-    if examples:
-        lines.append("Examples: " + "; ".join(examples))
-    return lines
+    return tally.lines(f"opening clues on {boards} boards (seed {seed})", "the visible cards")
 
 
 def main(argv=None) -> int:

@@ -219,3 +219,15 @@ def test_on_picture_cards_the_human_guesser_reads_through_the_caption_models(hum
     assert twin is not guesser and twin is for_picture_cards(guesser)  # built once
     assert all(isinstance(m, PictureBoardModel) for m in twin.reader.models)
     assert not any(isinstance(m, PictureBoardModel) for m in guesser.reader.models)  # the original is untouched
+
+
+@pytest.mark.models
+def test_asking_about_the_clue_just_given_gives_its_targets(human_agents):
+    spymaster, _ = human_agents
+    own = ["ocean", "beach", "doctor", "nurse", "moon", "sun", "bank", "money", "knight"]
+    view = _giver_view(own, ["crab", "tree", "phone"], [w for w in BOARD if w not in own + ["crab", "tree", "phone"]])
+    spymaster.reset(0)
+    for _ in range(3):  # the same view again and again: its targets get "tired" only from the next clue on
+        option = spymaster.best_option(view)
+        again = {o.word: o for o in spymaster.rank_clues(view, top=8)}
+        assert option.word in again and again[option.word].targets == option.targets

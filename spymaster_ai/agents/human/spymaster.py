@@ -73,6 +73,7 @@ class HumanSpymaster(EmbeddingSpymaster):
             raise ValueError(f"max_aims must be at least 1, got {max_aims}")
         self.max_aims = int(max_aims)
         self._aims: dict[str, int] = {}  # this game: how often each card was a target of mine
+        self._pending: tuple[str, ...] = ()  # the last clue's targets, counted when the next is asked
         self._card_stats: Optional[tuple[tuple[str, ...], list[np.ndarray], list[np.ndarray]]] = None
         self._spelling: Optional[tuple[tuple[str, ...], np.ndarray]] = None
 
@@ -102,11 +103,15 @@ class HumanSpymaster(EmbeddingSpymaster):
     def reset(self, seed: int) -> None:
         super().reset(seed)
         self._aims = {}
+        self._pending = ()
 
     def best_option(self, view: SpymasterView) -> ClueOption:
-        option = super().best_option(view)
-        for card in option.targets:
+        # the last clue's targets count from the next clue on, so that asking rank_clues about
+        # the clue just given (as play does, to show its targets) gives the same answer
+        for card in self._pending:
             self._aims[card] = self._aims.get(card, 0) + 1
+        option = super().best_option(view)
+        self._pending = tuple(option.targets)
         return option
 
     def warning(self, view: SpymasterView) -> Optional[ClueOption]:
