@@ -260,3 +260,14 @@ def test_views_reach_the_agent_under_their_names_and_keep_what_they_hide():
         names.card("pic:dog")  # an agent must answer with the name it was shown
     plain = CardNames({"oak": "oak"})
     assert plain.guesser_view(gv) is gv and plain.card("oak") == "oak"
+
+
+def test_a_word_that_merely_shares_letters_with_a_card_is_no_typo():
+    from spymaster_ai.play.parse import InputError, match_card
+
+    cards = ["polar bear", "diary", "lantern"]
+    with pytest.raises(InputError) as exc:
+        match_card("clear", cards, set(cards))
+    assert "Did you mean" not in str(exc.value)
+    with pytest.raises(InputError, match="Did you mean DIARY"):
+        match_card("dairy", cards, set(cards))

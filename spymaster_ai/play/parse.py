@@ -96,15 +96,20 @@ def match_card(
     raise InputError(message + " (type 'board' to see it again)")
 
 
+# How alike (difflib's ratio) a typed name must be to a card's to be suggested: DAIRY for
+# DIARY is 0.8; CLEAR for POLAR (of POLAR BEAR), 0.6, is no typo.
+TYPO_CUTOFF = 0.75
+
+
 def _closest(typed: str, cards: Sequence[str], names: Mapping[str, str], words: Mapping[str, list]) -> Optional[str]:
     """The card whose name, or one word of it that no other card shares, is spelt most like
-    ``typed`` (difflib's ratio, at least 0.6), or None."""
+    ``typed`` (difflib's ratio, at least :data:`TYPO_CUTOFF`), or None."""
     owners: dict[str, set[str]] = {}
     for card in cards:
         for spelling in {names[card], *words[card]}:
             owners.setdefault(spelling, set()).add(card)
     spellings = sorted(s for s, who in owners.items() if len(who) == 1)
-    close = difflib.get_close_matches(typed, spellings, n=1)
+    close = difflib.get_close_matches(typed, spellings, n=1, cutoff=TYPO_CUTOFF)
     return next(iter(owners[close[0]])) if close else None
 
 
