@@ -1,17 +1,28 @@
 """What each role may see. Agents receive these views, never a game object.
 
-A :class:`GuesserView` has no key-card field at all: a guesser cannot read the key by
-accident or by introspection. In Duet a guesser does hold its *own* side of the key (each
-player sees one side in the real game), given as ``own_side``; never the partner's side.
+A :class:`GuesserView` has no key-card field at all. In Duet a guesser does hold its *own*
+side of the key (each player sees one side in the real game), given as ``own_side``; never
+the partner's side.
 
 Views are plain frozen dataclasses of tuples and strings so they can be serialised,
-sent over a network, and compared in tests.
+sent over a network, and compared in tests. The engines build every view with
+:func:`detached`: the view holds fresh copies (its own tuples, strings, clues and dicts), so
+no object in it is one of the game's, and following ``gc.get_referrers`` up from a view's
+objects does not lead to the game.
+
+What a view does not do is make an agent untrusted-safe. An agent runs in the simulator's
+process, and ``sys._getframe()`` walked up to the simulator's frames (its locals hold the
+game) still reaches the game and its key. An agent running in the same process is trusted:
+it could as well import the engine and read its memory. Running untrusted agents, each in
+its own process and seeing only views sent to it, is a separate piece of work (the
+``--isolate`` option of the research-ecosystem issue).
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Optional
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from enum import Enum
+from typing import Any, Optional
 
 from .rules.moves import Clue
 
@@ -103,3 +114,33 @@ class SpymasterView:
     def bad(self) -> tuple[str, ...]:
         """Every visible card that is not one of this spymaster's targets."""
         return self.opponent + self.bystanders + self.assassins
+
+
+def _fresh_str(text: str) -> str:
+    # Joining the characters builds a new string object (str(text) or text[:] would return
+    # the same one). Strings of 0 or 1 character are the interpreter's shared singletons.
+    return "".join(text)
+
+
+def detached(value: Any) -> Any:
+    """A copy of ``value`` (a view, a clue, or what a view holds) that shares no object with
+    it: fresh strings, tuples, lists and dicts all the way down; ``None``, booleans, numbers
+    (immutable, and small ones are shared by the whole interpreter) are kept.
+
+    Why: an engine builds its views from its own state; without a copy, an agent could follow
+    references from its view back to the game (``gc.get_referrers`` on ``view.words`` finds
+    the game that holds the same tuple) and read the key.
+    """
+    if value is None or isinstance(value, (bool, int, float)) and not isinstance(value, Enum):
+        return value
+    if isinstance(value, str):
+        return _fresh_str(value)
+    if isinstance(value, tuple):
+        return tuple(detached(v) for v in value)
+    if isinstance(value, list):
+        return [detached(v) for v in value]
+    if isinstance(value, dict):
+        return {detached(k): detached(v) for k, v in value.items()}
+    if is_dataclass(value) and not isinstance(value, type):
+        return type(value)(**{f.name: detached(getattr(value, f.name)) for f in fields(value) if f.init})
+    raise TypeError(f"a view holds only strings, numbers, tuples, dicts and dataclasses of them, not {type(value).__name__}")

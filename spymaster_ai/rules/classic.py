@@ -37,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-from ..views import ClueHistoryEntry, GuesserView, SpymasterView
+from ..views import ClueHistoryEntry, GuesserView, SpymasterView, detached
 from .cards import CLASSIC_LAYOUT, KIM2019_LAYOUT, PICTURES_LAYOUT, ClassicKey, Identity, Team, normalise_word
 from .moves import (
     AlreadyCoveredError,
@@ -394,9 +394,12 @@ class ClassicGame:
 
     # ----------------------------------------------------------------- views
     def spymaster_view(self, team: Team) -> SpymasterView:
-        """What ``team``'s spymaster sees: the key, as the uncovered cards of each identity."""
+        """What ``team``'s spymaster sees: the key, as the uncovered cards of each identity.
+
+        The view holds its own copies (:func:`~spymaster_ai.views.detached`), none of the game's objects.
+        """
         team = Team(team)
-        return SpymasterView(
+        return detached(SpymasterView(
             game=self._kind,
             me=team.value,
             words=self._words,
@@ -408,17 +411,18 @@ class ClassicGame:
             revealed=self._revealed(),
             history=self._history_entries(team, finished_only=False),
             extra=self._public_facts(),
-        )
+        ))
 
     def guesser_view(self, team: Team) -> GuesserView:
         """What ``team``'s operatives see: the table and their clues, no key information.
 
         ``clue`` is the clue being guessed now (only during this team's guessing); ``history``
         holds this team's earlier clues (penalised ones included, with no guesses), not that one.
+        The view holds its own copies (:func:`~spymaster_ai.views.detached`), none of the game's objects.
         """
         team = Team(team)
         guessing = self._phase in (Phase.GUESS, Phase.SUDDEN_DEATH) and self._team is team
-        return GuesserView(
+        return detached(GuesserView(
             game=self._kind,
             me=team.value,
             words=self._words,
@@ -431,7 +435,7 @@ class ClassicGame:
             history=self._history_entries(team, finished_only=True),
             sudden_death=guessing and self._phase is Phase.SUDDEN_DEATH,
             own_left=len(self.remaining(Identity.of_team(team))),
-        )
+        ))
 
     # ----------------------------------------------------------------- records
     def config(self) -> dict:

@@ -466,8 +466,11 @@ class DuetGame:
         return tuple(out)
 
     def spymaster_view(self, player: Player) -> SpymasterView:
-        """What ``player`` sees as a clue giver: its own side only, never the partner's."""
-        from ..views import SpymasterView
+        """What ``player`` sees as a clue giver: its own side only, never the partner's.
+
+        The view holds its own copies (:func:`~spymaster_ai.views.detached`), none of the game's objects.
+        """
+        from ..views import SpymasterView, detached
 
         player = _player(player)
         side = self._key.side(player)
@@ -476,7 +479,7 @@ class DuetGame:
         def of(identity: DuetIdentity) -> tuple[str, ...]:
             return tuple(self._words[i] for i in visible if side[i] is identity)
 
-        return SpymasterView(
+        return detached(SpymasterView(
             game="duet",
             me=player.value,
             words=self._words,
@@ -499,15 +502,18 @@ class DuetGame:
                 "partner_has_words": bool(self.words_left_for(player.other)),
                 "sudden_death": self._phase is Phase.SUDDEN_DEATH,
             },
-        )
+        ))
 
     def guesser_view(self, player: Player) -> GuesserView:
-        """What ``player`` sees as a guesser: the table, its partner's clues, and its own side."""
-        from ..views import GuesserView
+        """What ``player`` sees as a guesser: the table, its partner's clues, and its own side.
+
+        The view holds its own copies (:func:`~spymaster_ai.views.detached`), none of the game's objects.
+        """
+        from ..views import GuesserView, detached
 
         player = _player(player)
         guessing = self._phase is Phase.GUESS and self.guesser is player
-        return GuesserView(
+        return detached(GuesserView(
             game="duet",
             me=player.value,
             words=self._words,
@@ -523,7 +529,7 @@ class DuetGame:
             marked_by_me=self.marked_by(player),
             tokens_left=self.tokens_left,
             turns_played=self._turns,
-        )
+        ))
 
     def score(self) -> int | None:
         """RULES.md §3 score on a win (3 per token left, +1 per voluntary stop, −1 after sudden death)."""

@@ -43,6 +43,7 @@ from ..rules.cards import (
     normalise_word,
 )
 from ..rules.moves import Clue, IllegalMove, InvalidClueError, Phase
+from ..views import detached
 from .seeds import derive_seed
 
 __all__ = [
@@ -246,7 +247,7 @@ class _Table:
             raise _Fault(None, "no card to cover (engine state)")
         if not callable(getattr(agent, "choose_cover", None)):
             return rng.choice(candidates)
-        word = self._call(role, "choose_cover", view, candidates)
+        word = self._call(role, "choose_cover", view, detached(candidates))  # the agent's own copy
         if not isinstance(word, str) or normalise_word(word) not in candidates:
             raise _Fault(role, f"choose_cover returned {word!r}, not one of the cards it may cover")
         return normalise_word(word)
