@@ -22,7 +22,7 @@ the board; a model's pick is its guesser's first guess.
   of its two directions, each G's held-out agreement against the robust spymaster's win rate.
 
     python experiments/model_agreement.py --models minilm,glove50,wordllama,e5small,mpnet \\
-        --boards 100 --seed 777 --results experiments/results/leave_one_out_v20.json \\
+        --boards 100 --seed 777 --results experiments/results/leave_one_out.json \\
         --out experiments/results/model_agreement.md
 """
 

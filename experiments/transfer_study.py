@@ -22,8 +22,8 @@ D. From the same games: for each clue's first guess, where the robust spymaster'
    not have been foreseen from them, whatever the spymaster's costs.
 
     python experiments/transfer_study.py --models minilm,glove50,wordllama,e5small,mpnet \\
-        --boards 100 --seed 777 --results experiments/results/leave_one_out_v20 \\
-        --out experiments/results/transfer_study_v6.md
+        --boards 100 --seed 777 --results experiments/results/leave_one_out \\
+        --out experiments/results/transfer_study.md
 """
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ def main() -> None:
     ap.add_argument("--models", default=",".join(LEAVE_ONE_OUT_POOL))
     ap.add_argument("--boards", type=int, default=100)
     ap.add_argument("--seed", type=int, default=777)
-    ap.add_argument("--results", type=Path, default=Path("experiments/results/leave_one_out_v20"),
+    ap.add_argument("--results", type=Path, default=Path("experiments/results/leave_one_out"),
                     help="leave_one_out.py output folder for parts C and D (skipped if absent)")
     ap.add_argument("--out", type=Path, default=Path("experiments/results/transfer_study.md"))
     args = ap.parse_args()

@@ -3,9 +3,9 @@
 Why: seeded runs repeat bit for bit in one environment, whatever the number of processes,
 but not necessarily across library versions. A clue is an argmax over thousands of float
 scores, and another transformers or numpy release can move the last bits of a similarity
-enough to swap two near-equal clues. Measured with the same code: the reference cell of
-``leave_one_out_v19`` with G = glove50 (500 Duet games) won 171 games in the environment that
-made it and 172 in a fresh one, where the commit that first played it and today's main
+enough to swap two near-equal clues. Measured with the same code: the reference cell of the
+leave-one-out table committed in f95b932, with G = glove50 (500 Duet games), won 171 games in
+the environment that made it and 172 in a fresh one, where the commit that first played it and today's main
 wrote byte-identical result files (the determinism tests check 1 against 2 processes). Every
 JSON report records these versions, so such a difference can be told from a change of code.
 """

@@ -83,7 +83,7 @@ class EmbeddingGuesser:
     average and carry most of its assassin losses (``experiments/calibration_study.py``); at 1
     it won 83.6 / 81.9 / 85.2% of Kim-protocol games against 84.2 / 80.2 / 84.0% (5 models x
     200 games, G held out, seeds 11 / 7 / 13), 83.4% against 82.9% (500 games, seed 1) and
-    83.2% against 82.8% (``leave_one_out_v10``); 2 did no better (82.8 / 81.7 / 85.7%). 0 turns it off.
+    83.2% against 82.8% (headline table, commits 69af0b9 -> 5cef5fe); 2 did no better (82.8 / 81.7 / 85.7%). 0 turns it off.
     ``kim_bonus_threshold``: ``bonus_threshold`` in the Kim protocol. No opponent plays
     there, so a wrong card past the count that is not the assassin costs only the turn that
     was ending anyway (an opponent agent would give the other team a card in classic); a

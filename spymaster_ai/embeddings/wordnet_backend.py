@@ -11,7 +11,7 @@ keyboard, pianist, guitar and accordion; "berlin" next to germany and bonn.
 Why have it: it is a partner whose way of reading no corpus model shares, so cross-play
 with it measures how far a spymaster's clues carry beyond one family (experiments table 2b).
 As a sixth partner model of the robust spymaster it lowered the Duet figure for the corpus
-guessers (``leave_one_out_v21``), so it is not in the default pool.
+guessers (``experiments/results/leave_one_out_wordnet.md``), so it is not in the default pool.
 
 Each word's bag depends on the word alone (every list of linked senses sorted, since NLTK
 keeps them in hash-ordered sets); the IDF weights are fixed by the clue vocabulary, so a
