@@ -471,13 +471,13 @@ def test_leave_one_out_script_never_gives_the_robust_spymaster_the_held_out_mode
 
 
 def test_transfer_study_ranks_the_assassin_under_the_spymasters_own_models(tmp_path, monkeypatch):
-    """Part D of experiments/transfer_study.py: for each clue's first guess, the assassin's rank
+    """Part D of experiments/studies/transfer_study.py: for each clue's first guess, the assassin's rank
     under the models named in the robust spymaster's spec (not G's), and whether it was hit."""
     import importlib.util
     import json
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "experiments" / "transfer_study.py"
+    path = Path(__file__).resolve().parents[1] / "experiments" / "studies" / "transfer_study.py"
     loader = importlib.util.spec_from_file_location("transfer_study", path)
     study = importlib.util.module_from_spec(loader)
     loader.loader.exec_module(study)
@@ -534,14 +534,14 @@ def _calibration_study(monkeypatch):
 
     folder = Path(__file__).resolve().parents[1] / "experiments"
     monkeypatch.syspath_prepend(str(folder))  # the study reuses leave_one_out's helpers
-    loader = importlib.util.spec_from_file_location("calibration_study", folder / "calibration_study.py")
+    loader = importlib.util.spec_from_file_location("calibration_study", folder / "studies" / "calibration_study.py")
     study = importlib.util.module_from_spec(loader)
     loader.loader.exec_module(study)
     return study
 
 
 def test_calibration_study_logs_the_prediction_behind_each_clue_and_what_the_guesser_did(monkeypatch):
-    """experiments/calibration_study.py: the recorder gives the clue its spymaster gives, with
+    """experiments/studies/calibration_study.py: the recorder gives the clue its spymaster gives, with
     that clue's predicted finds; a game record's guesses are scored as finds up to the count and
     before the first wrong card, a first guess, and a fatal card on or past the count."""
     study = _calibration_study(monkeypatch)

@@ -1,4 +1,4 @@
-"""experiments/duet_anatomy.py: its per-guess counts agree with what the runner recorded.
+"""experiments/studies/duet_anatomy.py: its per-guess counts agree with what the runner recorded.
 
 The games are real Duet games played by the runner with the scripted agents of
 ``test_sim_scripted`` (a code-book pair that always wins, and a pool spymaster with a random
@@ -20,7 +20,7 @@ from test_sim_scripted import scripted_factory
 from spymaster_ai.sim.play import lineup
 from spymaster_ai.sim.runner import run_games
 
-STUDY = Path(__file__).resolve().parents[1] / "experiments" / "duet_anatomy.py"
+STUDY = Path(__file__).resolve().parents[1] / "experiments" / "studies" / "duet_anatomy.py"
 
 
 @pytest.fixture(scope="module")

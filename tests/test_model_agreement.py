@@ -1,4 +1,4 @@
-"""experiments/model_agreement.py: its shares count what they say, on board z-scores built by hand."""
+"""experiments/studies/model_agreement.py: its shares count what they say, on board z-scores built by hand."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-STUDY = Path(__file__).resolve().parents[1] / "experiments" / "model_agreement.py"
+STUDY = Path(__file__).resolve().parents[1] / "experiments" / "studies" / "model_agreement.py"
 
 
 @pytest.fixture(scope="module")

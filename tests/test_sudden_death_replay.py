@@ -1,4 +1,4 @@
-"""experiments/sudden_death_replay.py: sudden death replayed from records reproduces them.
+"""experiments/studies/sudden_death_replay.py: sudden death replayed from records reproduces them.
 
 The games are real Duet games played by the runner with scripted agents: a code-book
 spymaster spells three of its cards into each clue and the guesser takes only the first, so
@@ -23,7 +23,7 @@ from spymaster_ai.sim.play import PlayOptions, lineup
 from spymaster_ai.sim.runner import run_games
 from spymaster_ai.views import GuesserView
 
-EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
+STUDIES = Path(__file__).resolve().parents[1] / "experiments" / "studies"
 
 
 class HalfCodebookGuesser:
@@ -58,10 +58,10 @@ def factory(role: str, spec: str):
 
 @pytest.fixture(scope="module")
 def study():
-    sys.path.insert(0, str(EXPERIMENTS))
+    sys.path.insert(0, str(STUDIES))
     names = ("sudden_death_replay", "duet_anatomy")
     try:
-        loader = importlib.util.spec_from_file_location(names[0], EXPERIMENTS / "sudden_death_replay.py")
+        loader = importlib.util.spec_from_file_location(names[0], STUDIES / "sudden_death_replay.py")
         module = importlib.util.module_from_spec(loader)
         sys.modules[names[0]] = module  # its dataclasses resolve annotations through it
         loader.loader.exec_module(module)
@@ -69,7 +69,7 @@ def study():
     finally:
         for name in names:
             sys.modules.pop(name, None)
-        sys.path.remove(str(EXPERIMENTS))
+        sys.path.remove(str(STUDIES))
 
 
 @pytest.fixture(scope="module")

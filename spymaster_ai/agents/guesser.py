@@ -80,7 +80,7 @@ class EmbeddingGuesser:
     clue given since my team last found an agent, instead of the memory above: each of those
     found nothing, so with one agent left they all point at it, while an older open clue may
     point at cards already covered. The robust spymaster's last cards take two clues each on
-    average and carry most of its assassin losses (``experiments/calibration_study.py``); at 1
+    average and carry most of its assassin losses (``experiments/studies/calibration_study.py``); at 1
     it won 83.6 / 81.9 / 85.2% of Kim-protocol games against 84.2 / 80.2 / 84.0% (5 models x
     200 games, G held out, seeds 11 / 7 / 13), 83.4% against 82.9% (500 games, seed 1) and
     83.2% against 82.8% (headline table, commits 69af0b9 -> 5cef5fe); 2 did no better (82.8 / 81.7 / 85.7%). 0 turns it off.

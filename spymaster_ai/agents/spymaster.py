@@ -177,7 +177,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     card is most similar to, under the partner models), for the weakest of the ``count``
     targets. A clue tied to its target in both directions is read the same way by models the
     spymaster never saw: 0.3 won 5-6 points more Kim-protocol games with the guesser's model
-    held out (4 models x 200 games, seeds 7 and 11), see ``experiments/transfer_study.py``.
+    held out (4 models x 200 games, seeds 7 and 11), see ``experiments/studies/transfer_study.py``.
     It costs tempo with a partner of the same model (mirror Duet with GloVe: 92.5% instead of
     97.7%), so it is off in the class. The registry sets 0.3 for every spymaster it builds,
     ``robust`` or one model, since each plays for partners whose model it does not know: the

@@ -21,9 +21,9 @@ D. From the same games: for each clue's first guess, where the robust spymaster'
    often that guess was the assassin. A hit on an assassin those models ranked far down could
    not have been foreseen from them, whatever the spymaster's costs.
 
-    python experiments/transfer_study.py --models minilm,glove50,wordllama,e5small,mpnet \\
+    python experiments/studies/transfer_study.py --models minilm,glove50,wordllama,e5small,mpnet \\
         --boards 100 --seed 777 --results experiments/results/leave_one_out \\
-        --out experiments/results/transfer_study.md
+        --out experiments/studies/results/transfer_study.md
 """
 
 from __future__ import annotations
@@ -239,7 +239,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=777)
     ap.add_argument("--results", type=Path, default=Path("experiments/results/leave_one_out"),
                     help="leave_one_out.py output folder for parts C and D (skipped if absent)")
-    ap.add_argument("--out", type=Path, default=Path("experiments/results/transfer_study.md"))
+    ap.add_argument("--out", type=Path, default=Path("experiments/studies/results/transfer_study.md"))
     args = ap.parse_args()
     names = args.models.split(",")
     res = study_boards(names, args.boards, args.seed)

@@ -10,8 +10,8 @@ driver (:func:`spymaster_ai.sim.play.play_out_duet`). With the recorded guessers
 reproduces every recorded outcome; the table says so for each cell ("recorded" and "as
 recorded" columns), which checks the replay itself.
 
-    python experiments/sudden_death_replay.py --results experiments/results/leave_one_out \\
-        --guesser "{G}:sudden_death_slope=2" --out experiments/results/sudden_death_replay.md
+    python experiments/studies/sudden_death_replay.py --results experiments/results/leave_one_out \\
+        --guesser "{G}:sudden_death_slope=2" --out experiments/studies/results/sudden_death_replay.md
 
 ``--results`` is the output folder of ``leave_one_out.py`` (its per-game files). ``--kind``
 picks the cells: ``robust`` (G held out, the default), ``robust, family`` or ``reference``.

@@ -7,8 +7,8 @@ among first guesses, later guesses within the count, guesses past the count and 
 guesses. Each game record is replayed through ``DuetGame`` (the engine judges every guess,
 so the figures are the rules' own, not a re-derivation from the key).
 
-    python experiments/duet_anatomy.py --results experiments/results/leave_one_out --black-ranks \\
-        --out experiments/results/duet_anatomy.md
+    python experiments/studies/duet_anatomy.py --results experiments/results/leave_one_out --black-ranks \\
+        --out experiments/studies/results/duet_anatomy.md
 
 ``--results`` is the output folder of ``leave_one_out.py`` (its per-game JSON-lines files,
 which git does not keep: run that script first).

@@ -19,13 +19,14 @@ sets it beside what G did with the clue:
 Kim protocol: by own cards left and, for count-1 clues, by predicted finds. Duet: by count and
 by timer tokens left, with black cards split into those within and past the count.
 
-    python experiments/calibration_study.py --models minilm,glove50,wordllama,e5small,mpnet \\
-        --related minilm+mpnet --games 200 --seed 4242 --out experiments/results/calibration_study.md
+    python experiments/studies/calibration_study.py --models minilm,glove50,wordllama,e5small,mpnet \\
+        --related minilm+mpnet --games 200 --seed 4242 --out experiments/studies/results/calibration_study.md
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -40,7 +41,8 @@ from spymaster_ai.sim.play import play_game
 from spymaster_ai.sim.seeds import game_seed
 from spymaster_ai.views import SpymasterView
 
-from leave_one_out import family_of, robust_without
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # experiments/, for leave_one_out's helpers
+from leave_one_out import family_of, robust_without  # noqa: E402
 
 PREDICTED_BINS = [(0.0, 0.4), (0.4, 0.6), (0.6, 0.8), (0.8, 0.9), (0.9, np.inf)]
 OWN = {"kim2019": "red", "duet": "green"}
@@ -201,7 +203,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     ap.add_argument("--game", action="append", help="kim2019 and/or duet (default both)")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=4242)
-    ap.add_argument("--out", type=Path, default=Path("experiments/results/calibration_study.md"))
+    ap.add_argument("--out", type=Path, default=Path("experiments/studies/results/calibration_study.md"))
     args = ap.parse_args(argv)
     models = args.models.split(",")
     pool = (args.pool or args.models).split(",")

@@ -21,9 +21,9 @@ the board; a model's pick is its guesser's first guess.
   shares with the games: each pair's agreement against the single-model cross-play win rate
   of its two directions, each G's held-out agreement against the robust spymaster's win rate.
 
-    python experiments/model_agreement.py --models minilm,glove50,wordllama,e5small,mpnet \\
+    python experiments/studies/model_agreement.py --models minilm,glove50,wordllama,e5small,mpnet \\
         --boards 100 --seed 777 --results experiments/results/leave_one_out.json \\
-        --out experiments/results/model_agreement.md
+        --out experiments/studies/results/model_agreement.md
 """
 
 from __future__ import annotations
