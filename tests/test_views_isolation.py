@@ -183,8 +183,8 @@ LOOKS = 4  # each walk scans the heap: a few per game are enough to show the che
 
 class KeyThief:
     """A guesser that looks for the game through gc.get_referrers and, if it finds it,
-    guesses its own side's cards from the key (the cheat that once won every solo game in
-    one turn); otherwise it plays the first visible card."""
+    guesses its own side's cards from the key (with the key, a solo game is won in one
+    turn); otherwise it plays the first visible card."""
 
     def __init__(self) -> None:
         self.looked = 0
