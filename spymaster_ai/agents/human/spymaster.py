@@ -30,7 +30,7 @@ import numpy as np
 from ...views import SpymasterView
 from ..partner_model import expected_outcome
 from ..spymaster import ClueOption, EmbeddingSpymaster
-from .features import PER_MODEL, features_from_sims, spelled_like
+from .features import PER_MODEL, features_from_sims, spelled_matrix
 from .reader import REFERENCE_MIN_ZIPF, HumanReader
 
 __all__ = ["HumanSpymaster"]
@@ -91,13 +91,7 @@ class HumanSpymaster(EmbeddingSpymaster):
     def _spelled(self, board) -> np.ndarray:
         """(vocabulary, cards) bool: the clue may be read as the card by its letters."""
         if self._spelling is None or self._spelling[0] != board.words:
-            vocab = self.vocabulary
-            out = np.zeros((len(vocab), len(board.words)), dtype=bool)
-            for i, clue in enumerate(vocab):
-                for j, card in enumerate(board.words):
-                    if spelled_like(clue, card):
-                        out[i, j] = True
-            self._spelling = (board.words, out)
+            self._spelling = (board.words, spelled_matrix(self.vocabulary, board.words))
         return self._spelling[1]
 
     def reset(self, seed: int) -> None:
