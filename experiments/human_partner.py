@@ -149,8 +149,7 @@ def main(argv=None) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     skip = set(filter(None, args.skip.split(",")))
     lines = ["# The agents for people in simulation", "",
-             f"Seed {args.seed}; `python experiments/human_partner.py --games {args.games} --duet-games {args.duet_games} "
-             f"--boards {args.boards} --level-games {args.level_games} --seed {args.seed} --jobs {args.jobs}`. "
+             f"`python experiments/{Path(sys.argv[0]).name} {' '.join(sys.argv[1:] if argv is None else argv)}`. "
              "Win rate [95% Wilson interval].", ""]
     if "clues" not in skip:
         lines += ["## 2. The human spymaster's clues", ""] + ["- " + x for x in opening_clues(args.boards, args.seed)] + [""]
