@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -320,22 +319,6 @@ def test_resuming_a_save_without_its_checksum_is_refused_in_one_line(tmp_path):
     assert result.exit_code == 2
     assert result.stderr.strip().startswith("error:") and len(result.stderr.strip().splitlines()) == 1
     assert "has no checksum" in result.stderr and "Traceback" not in result.output
-
-
-@pytest.fixture
-def read_only(monkeypatch):
-    """Folders added to the returned set refuse new files, as a read-only folder does for a
-    user who is not root (the tests may run as root, for whom chmod would not do)."""
-    folders: set = set()
-    real = tempfile.mkstemp
-
-    def mkstemp(*args, dir=None, **kw):
-        if dir is not None and Path(dir).resolve() in folders:
-            raise PermissionError(13, "Permission denied", str(dir))
-        return real(*args, dir=dir, **kw)
-
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
-    return folders
 
 
 def test_an_unwritable_save_path_is_one_line_and_another_path_is_offered(tmp_path, read_only):

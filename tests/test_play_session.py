@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import tempfile
 from types import SimpleNamespace
 from pathlib import Path
 from typing import Optional
@@ -517,22 +516,6 @@ def test_a_save_is_atomic_and_leaves_no_temporary_files(tmp_path):
     play_out(session)
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]
     assert read_saved(path).game.is_over
-
-
-@pytest.fixture
-def read_only(monkeypatch):
-    """Folders added to the returned set refuse new files, as a read-only folder does for a
-    user who is not root (the tests may run as root, for whom chmod would not do)."""
-    folders: set = set()
-    real = tempfile.mkstemp
-
-    def mkstemp(*args, dir=None, **kw):
-        if dir is not None and Path(dir).resolve() in folders:
-            raise PermissionError(13, "Permission denied", str(dir))
-        return real(*args, dir=dir, **kw)
-
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
-    return folders
 
 
 def test_a_save_that_cannot_be_written_stops_saving_and_the_game_goes_on(tmp_path, read_only):
