@@ -38,23 +38,18 @@ from ..rules.moves import Clue, IllegalMove, InvalidClueError, Phase
 from ..sim.seeds import derive_seed
 from .names import CardNames
 from .parse import InputError, command_of, match_card, parse_clue
+from .events import Event
+from .outcome import result_events
 from .screen import ClueLine, Screen, classic_screen, duet_screen, key_screen
+from .seats import ai_roles, load_session_agents
 from .settings import PlaySettings
 from .setup import Game, ai_names
 
-__all__ = ["Event", "Prompt", "Reply", "Session", "SessionError", "HELP", "ai_roles", "result_events"]
+__all__ = ["Event", "Prompt", "Reply", "Session", "SessionError", "HELP", "ai_roles", "load_session_agents", "result_events"]
 
 
 class SessionError(RuntimeError):
     """The session cannot go on (an AI player failed, or a saved game does not fit)."""
-
-
-@dataclass(frozen=True)
-class Event:
-    """One message for the human. ``kind``: info, ai, you, result, error, warning, end."""
-
-    kind: str
-    text: str
 
 
 @dataclass(frozen=True)
@@ -107,76 +102,10 @@ Type a card name, or a unique start of it (or of any word of a picture's caption
 A clue is a word and a number: 'ocean 2', 'ocean: 2', 'ocean 0', 'ocean unlimited'."""
 
 
-def ai_roles(settings: PlaySettings) -> tuple[str, ...]:
-    """The roles the AI plays in this session, named like the simulator's roles."""
-    if settings.mode == "duet":
-        return ("b_spymaster", "b_guesser")
-    if settings.solo:
-        return tuple(r for r in ("spymaster", "guesser") if r != settings.role)
-    human = f"{settings.team}_{settings.role}"
-    return tuple(r for r in ("red_spymaster", "red_guesser", "blue_spymaster", "blue_guesser") if r != human)
-
-
 def _softmax_share(scores: list[float], index: int) -> float:
     top = max(scores)
     weights = [math.exp(s - top) for s in scores]
     return weights[index] / sum(weights)
-
-
-def result_events(settings: PlaySettings, g: Game) -> list[Event]:
-    """How a finished game ended, as the human is told: at the end of a session, and again
-    when its save file is opened (no AI player is needed for that)."""
-    events: list[Event] = []
-    if isinstance(g, DuetGame):
-        if g.winner:
-            events.append(Event("end", f"You win together! Score: {g.score()} "
-                                       f"({g.tokens_left} tokens left, {g.voluntary_stops} voluntary stops"
-                                       f"{', -1 for sudden death' if g.needed_sudden_death else ''})."))
-            if g.tokens == 9:
-                events.append(Event("info", "Standard game: above 5 is good, 9-10 great, above 10 excellent."))
-        else:
-            events.append(Event("end", f"You lose together: {_duet_loss(g)}."))
-    elif g.winner is not None:
-        mine = Team(settings.team)
-        won = g.winner is mine
-        if g.solo:
-            if won:
-                events.append(Event("end", f"You win! Score: {g.score()} (opponent agents not yet covered; "
-                                           f"{g.turns[mine]} turns)."))
-            else:
-                events.append(Event("end", f"You lose: {_classic_loss(g)}."))
-        else:
-            events.append(Event("end", f"{g.winner.value.capitalize()} wins - you {'win' if won else 'lose'}: "
-                                       f"{_classic_loss(g)}."))
-    return events
-
-
-def _duet_loss(g: DuetGame) -> str:
-    cause = g.loss_cause.value if g.loss_cause else ""
-    if cause == "assassin":
-        return "an assassin was touched"
-    if cause == "timeout":
-        return "time ran out (in sudden death nobody could guess any more)"
-    if g.needed_sudden_death:
-        return "a wrong guess in sudden death"
-    return "a bystander when no timer token was left to pay for it"
-
-
-def _classic_loss(g: ClassicGame) -> str:
-    winner, loser = g.winner, g.loser
-    cause = g.loss_cause.value if g.loss_cause else ""
-    if g.solo:
-        if cause == "assassin":
-            return "your team touched the assassin"
-        if cause == "mistake":
-            return "a wrong card in sudden death"
-        return "all the opponent's agents are covered"
-    if cause == "assassin":
-        return f"{loser.value} touched the assassin"
-    if cause == "mistake":
-        return f"{loser.value} touched a wrong card in sudden death"
-    then = " and then the assassin" if g.assassin_ending else ""
-    return f"{winner.value} found all its agents{then}"
 
 
 class Session:
@@ -890,17 +819,6 @@ class Session:
     def _saved(self) -> None:
         if not self._replaying:
             self.save_now()
-
-
-def load_session_agents(settings: PlaySettings) -> dict[str, Any]:
-    """Build the AI players of a session from their specs (models load once per process)."""
-    from ..agents.registry import make_guesser, make_spymaster
-
-    agents: dict[str, Any] = {}
-    for role in ai_roles(settings):
-        spec = settings.spec_for(role)
-        agents[role] = make_spymaster(spec) if role.endswith("spymaster") else make_guesser(spec)
-    return agents
 
 
 def default_save_path(settings: PlaySettings) -> Path:
