@@ -57,3 +57,13 @@ def test_no_clue_is_shown_as_current_once_a_duet_game_is_over():
     assert game.is_over
     screen = duet_screen(game, labels, title="t", clues=(), turn="over")
     assert screen.current is None
+
+
+def test_why_names_covered_targets_only_and_the_reading_of_the_persons_clue():
+    from spymaster_ai.play.explain import NOTHING_YET, why_text
+
+    text = why_text([("The AI", "ocean: 2", ("wave", "beach"))], [("sky: 1", [("sun", 0.6), ("moon", 0.3)])],
+                    covered={"wave"}, label=str.upper)
+    assert "OCEAN: 2 aimed at WAVE (and 1 not found yet)" in text and "BEACH" not in text
+    assert "your SKY: 1: the AI read it as SUN 60%, MOON 30%" in text
+    assert why_text([], [], set(), str.upper) == NOTHING_YET

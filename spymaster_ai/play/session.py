@@ -39,6 +39,7 @@ from ..sim.seeds import derive_seed
 from .names import CardNames
 from .parse import InputError, command_of, match_card, parse_clue
 from .events import Event
+from .explain import reading_of, targets_of, why_text
 from .outcome import result_events
 from .screen import ClueLine, Screen, classic_screen, duet_screen, key_screen
 from .seats import ai_roles, load_session_agents
@@ -513,57 +514,25 @@ class Session:
         return self.settings.role == "spymaster" and actor.team is not None and actor.team.value == self.settings.team
 
     def why(self) -> str:
-        """What the AI meant by its clues whose turn is over, and how it read the person's.
-
-        Only targets already covered are named: an AI's unfound target is a card of its key,
-        and naming it would tell the person what the rules forbid telling (the whole list
-        comes with the summary at the end). The clue being guessed now is left out."""
-        covered = set(self.game.words) - set(self.game.visible_words())
+        """What the AI meant by its finished clues and how it read the person's (:func:`.explain.why_text`)."""
         finished = self.targets
         prompt = self.prompt()
         if prompt is not None and prompt.kind == "guess" and finished and not self.is_over:
             current = getattr(self.game, "clue", None)
             if current is not None and finished[-1][1] == str(current):
-                finished = finished[:-1]
-        lines = []
-        for giver, clue, targets in finished:
-            if not targets:
-                continue
-            found = [self.label(t) for t in targets if t in covered]
-            rest = len(targets) - len(found)
-            aimed = ", ".join(found) if found else "none found yet"
-            if rest:
-                aimed += f" (and {rest} not found yet)"
-            lines.append(f"{giver}: {clue.upper()} aimed at {aimed}")
-        for clue, reading in self.readings:
-            shares = ", ".join(f"{self.label(card)} {share:.0%}" for card, share in reading)
-            lines.append(f"your {clue.upper()}: the AI read it as {shares}")
-        return "\n".join(lines) if lines else "Nothing to explain yet: no AI clue has finished, and the AI has read none of yours."
+                finished = finished[:-1]  # the clue being guessed now is left out
+        covered = set(self.game.words) - set(self.game.visible_words())
+        return why_text(finished, self.readings, covered, self.label)
 
     def _note_reading(self, agent: Any, view: Any) -> None:
         """Keep how the AI guesser reads a clue of the person's (its three likeliest cards)."""
-        method = getattr(agent, "reading", None)
-        if view.clue is None or view.guesses_made or not callable(method):
-            return
-        try:
-            top = method(view)[:3]
-        except Exception:  # the courtesy must never break the game
-            return
-        self.readings.append((str(view.clue), [(self.names.card(w), p) for w, p in top]))
+        top = reading_of(agent, view)
+        if top is not None:
+            self.readings.append((str(view.clue), [(self.names.card(w), p) for w, p in top]))
 
     def _note_targets(self, actor: _Actor, agent: Any, view: Any, clue: Clue, ranked: Any) -> None:
         """Keep what the AI spymaster aimed at, to show after the game (never during it)."""
-        targets: tuple[str, ...] = ()
-        if callable(getattr(agent, "rank_clues", None)):
-            try:
-                options = ranked if ranked is not None else agent.rank_clues(view, top=8)
-                for option in options:
-                    if option.word == clue.word:
-                        targets = self.names.cards_of(tuple(option.targets))
-                        break
-            except Exception:  # the courtesy must never break the game
-                targets = ()
-        self.targets.append((self._who(actor), str(clue), targets))
+        self.targets.append((self._who(actor), str(clue), self.names.cards_of(targets_of(agent, view, clue, ranked))))
 
     def _ai_cover(self, actor: _Actor) -> _Move:
         g = self.game
