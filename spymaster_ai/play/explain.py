@@ -31,13 +31,15 @@ def why_text(
             continue
         found = [label(t) for t in targets if t in covered]
         rest = len(targets) - len(found)
-        aimed = ", ".join(found) if found else "none found yet"
-        if rest:
-            aimed += f" (and {rest} not found yet)"
+        if not found:
+            lines.append(f"{giver}: {clue.upper()}: {'its target is' if rest == 1 else f'its {rest} targets are'} not found yet")
+            continue
+        aimed = ", ".join(found) + (f" (and {rest} not found yet)" if rest else "")
         lines.append(f"{giver}: {clue.upper()} aimed at {aimed}")
     for clue, reading in readings:
+        # the chances of the AI's first pick: later picks are read again without the cards taken
         shares = ", ".join(f"{label(card)} {share:.0%}" for card, share in reading)
-        lines.append(f"your {clue.upper()}: the AI read it as {shares}")
+        lines.append(f"your {clue.upper()}: the AI's first pick, by its chances: {shares}")
     return "\n".join(lines) if lines else NOTHING_YET
 
 

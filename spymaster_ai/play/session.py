@@ -97,7 +97,7 @@ Type a card name, or a unique start of it (or of any word of a picture's caption
   stop    end your guessing (after one guess; in Duet after a correct one)
   pass    in Duet sudden death: guess no more
   board   show the board again
-  why     what the AI meant by its finished clues (the cards found so far) and how it read yours
+  why     what the AI meant by its finished clues (the cards found so far) and its first pick for yours
   help    this text
   quit    leave; a saved game goes on with 'spymaster-ai play resume FILE'
 A clue is a word and a number: 'ocean 2', 'ocean: 2', 'ocean 0', 'ocean unlimited'."""
