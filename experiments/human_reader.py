@@ -57,16 +57,15 @@ def cross_validate(sets, n_guess, first_of_row, join, cols, l2: float, folds: in
                 continue
             u = ((sub[i].x - mean) / scale) @ w
             predicted[i] = u
-    by_index = {i: row for row, i in first_of_row.items()}
-    hits = []
+    first_sets = set(first_of_row.values())
     for i, u in predicted.items():
-        if i not in by_index:
+        if i not in first_sets:
             continue
         p = softmax(u)
         top1.append(float(np.argmax(u) == sets[i].chosen))
         loglik.append(float(np.log(max(p[sets[i].chosen], 1e-12))))
     targets_of = {m.guess.row: set(m.targets) for m in join.matched}
-    return np.mean(top1), np.mean(loglik), len(top1), predicted, by_index, targets_of
+    return np.mean(top1), np.mean(loglik), len(top1), predicted, targets_of
 
 
 def understanding(dataset, predicted, first_of_row, targets_of) -> tuple[float, int]:
@@ -119,7 +118,7 @@ def main(argv=None) -> int:
             cache[key] = build_choice_sets(dataset, reader, FitSettings(later, intended, l2, args.intended_on))
         sets, n_guess, first_of_row = cache[key]
         cols = columns(models_used, all_models, drop)
-        t1, ll, n, predicted, _, targets_of = cross_validate(sets, n_guess, first_of_row, join, cols, l2, args.folds)
+        t1, ll, n, predicted, targets_of = cross_validate(sets, n_guess, first_of_row, join, cols, l2, args.folds)
         hit, n_hit = understanding(dataset, predicted, first_of_row, targets_of)
         line = f"| {'+'.join(models_used)} | {','.join(drop) or '-'} | {later} | {intended} | {l2} | {t1:.3f} | {ll:.3f} | {hit:.3f} ({n_hit}) | {n} |"
         lines.append(line)

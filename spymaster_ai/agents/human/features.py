@@ -34,6 +34,7 @@ __all__ = [
     "PER_MODEL",
     "feature_names",
     "features_from_sims",
+    "median_evoke",
     "spelled_like",
     "spelled_matrix",
 ]
@@ -48,6 +49,13 @@ CARD_FEATURES = ("card_zipf", "spelled_like")
 
 def feature_names(models: Sequence[str] = MODELS) -> list[str]:
     return [f"{m}:{f}" for m in models for f in PER_MODEL] + list(CARD_FEATURES)
+
+
+def median_evoke(x: np.ndarray, n_models: int) -> np.ndarray:
+    """``x`` (..., features) -> (...): the median model's "evoke" (how strongly the card calls
+    the clue to mind), the test both human agents put a link to."""
+    step, first = len(PER_MODEL), PER_MODEL.index("evoke")
+    return np.median(x[..., first : step * n_models : step], axis=-1)
 
 
 def _spelling(word: str) -> str:

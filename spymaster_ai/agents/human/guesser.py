@@ -29,6 +29,7 @@ import numpy as np
 from ...views import GuesserView
 from ..duet_prior import partner_side_probabilities
 from ..guesser import CardScore
+from .features import median_evoke
 from .reader import HumanReader, shared_reader, softmax
 
 __all__ = ["HumanGuesser"]
@@ -112,13 +113,9 @@ class HumanGuesser:
     def evoke(self, view: GuesserView, card: str, clue: str) -> float:
         """How strongly ``card`` calls ``clue`` to mind: the median reader model's similarity
         in standard deviations of the card's similarity to every clue word."""
-        from .features import PER_MODEL
-
         if not self.reader.reads(clue):
             return 0.0
-        x = self.reader.features([card], [clue])[0, 0]
-        step, first = len(PER_MODEL), PER_MODEL.index("evoke")
-        return float(np.median(x[first : step * len(self.reader.model_names) : step]))
+        return float(median_evoke(self.reader.features([card], [clue])[0, 0], len(self.reader.model_names)))
 
     def _with_memory(self, view: GuesserView, p: np.ndarray) -> np.ndarray:
         """The current clue's reading plus ``memory`` times the best reading of any earlier

@@ -30,7 +30,7 @@ import numpy as np
 from ...views import SpymasterView
 from ..partner_model import expected_outcome
 from ..spymaster import ClueOption, EmbeddingSpymaster
-from .features import PER_MODEL, features_from_sims, spelled_matrix
+from .features import features_from_sims, median_evoke, spelled_matrix
 from .reader import REFERENCE_MIN_ZIPF, HumanReader
 
 __all__ = ["HumanSpymaster"]
@@ -166,8 +166,7 @@ class HumanSpymaster(EmbeddingSpymaster):
         # "evoke": standard deviations of that card's similarity to every clue word), so one
         # model's quirk (TRANSPARENT for CANVAS) is no link: PENCIL is among the words ERASER
         # brings to mind, TRANSPARENT is not
-        step, first = len(PER_MODEL), PER_MODEL.index("evoke")
-        evoke = np.median(x[:, :, first : step * n_models : step], axis=2)  # (vocabulary, cards)
+        evoke = median_evoke(x, n_models)  # (vocabulary, cards)
         sorted_evoke = np.take_along_axis(evoke[:, g_idx], order[:, :cap], axis=1)
         followable &= np.minimum.accumulate(sorted_evoke, axis=1) >= self.min_evoke
         # and no black card (the assassin) calls it to mind nearly as strongly
