@@ -97,6 +97,25 @@ def is_common_word(word: str, min_zipf: float = DEFAULT_MIN_ZIPF) -> bool:
     return is_base_form(word) and zipf_frequency(word, "en") >= min_zipf
 
 
+def common_words(words: tuple[str, ...], min_zipf: float) -> frozenset[str]:
+    """The words of ``words`` that pass :func:`is_common_word`, kept on disk.
+
+    Why: 30,000 lemma and frequency look-ups cost seconds at every start of play, for the
+    same answer each time; the key names the list and every library version it depends on.
+    """
+    from importlib.metadata import version
+
+    from ..embeddings.cache import load_or_build_json
+    from ..embeddings.vocabulary import words_key
+
+    key = {"words": words_key(words), "min_zipf": float(min_zipf),
+           "lemminflect": version("lemminflect"), "wordfreq": version("wordfreq"),
+           "rules": [list(_CONTENT_POS), list(_SUFFIXES)]}
+    kept = load_or_build_json("common-words", key,
+                              lambda: [w for w in words if is_common_word(w, min_zipf)])
+    return frozenset(kept)
+
+
 def clue_candidates(
     models: Sequence[SimilarityModel], size: Optional[int] = None, min_zipf: Optional[float] = DEFAULT_MIN_ZIPF
 ) -> tuple[str, ...]:
@@ -114,11 +133,13 @@ def clue_candidates(
         raise ValueError("need at least one embedding")
     out: list[str] = []
     seen: set[str] = set()
-    for word in models[0].clue_vocabulary():
+    vocabulary = tuple(models[0].clue_vocabulary())
+    common = common_words(vocabulary, min_zipf) if min_zipf is not None else frozenset()
+    for word in vocabulary:
         word = word.strip()
         if word in seen or not is_clue_shaped(word):
             continue
-        if min_zipf is not None and not is_common_word(word, min_zipf):
+        if min_zipf is not None and word not in common:
             continue
         if all(reads(m, word) for m in models[1:]):
             out.append(word)

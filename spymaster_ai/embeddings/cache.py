@@ -105,3 +105,34 @@ def load_or_build(label: str, key: Mapping[str, Any], shape: tuple[int, int],
     except OSError as exc:
         warnings.warn(f"could not write embedding cache {npy}: {exc}", CacheWarning, stacklevel=3)
     return array, npy
+
+
+def load_or_build_json(label: str, key: Mapping[str, Any], build: Callable[[], Any]) -> Any:
+    """Like :func:`load_or_build` for a JSON-able value (a filtered word list, say).
+
+    Word filters (stopwords from scikit-learn, lemmas from lemminflect, 30,000 frequency
+    look-ups) cost seconds at every start and give the same list every time, so the list is
+    kept beside the vectors, under a key naming every library version it depends on.
+    """
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_")[:60] or "list"
+    path = cache_root() / "lists" / f"{slug}-{key_digest(key)[:20]}.json"
+    if path.exists():
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            payload = json.dumps(stored["value"], sort_keys=True)
+            if stored.get("format") != CACHE_FORMAT or stored.get("key") != json.loads(json.dumps(key)):
+                raise ValueError("cache key mismatch")
+            if hashlib.sha256(payload.encode("utf-8")).hexdigest() != stored.get("sha256"):
+                raise ValueError("checksum mismatch")
+            return stored["value"]
+        except Exception as exc:  # noqa: BLE001 - any unreadable cache is rebuilt
+            warnings.warn(f"rebuilding list cache {path}: {exc}", CacheWarning, stacklevel=3)
+    value = build()
+    payload = json.dumps(value, sort_keys=True)
+    stored = {"format": CACHE_FORMAT, "key": key, "value": value,
+              "sha256": hashlib.sha256(payload.encode("utf-8")).hexdigest()}
+    try:
+        _write_atomic(path, lambda tmp: tmp.write_text(json.dumps(stored), encoding="utf-8"))
+    except OSError as exc:
+        warnings.warn(f"could not write list cache {path}: {exc}", CacheWarning, stacklevel=3)
+    return value

@@ -20,7 +20,7 @@ import numpy as np
 
 from .base import VectorEmbedding, clean_words, unit_rows
 from .cache import cache_paths, load_or_build
-from .vocabulary import Vocabulary
+from .vocabulary import Vocabulary, words_key
 
 # Bumped whenever the way words are turned into vectors changes (invalidates caches).
 ENCODER_VERSION = 1
@@ -32,6 +32,13 @@ PROGRESS_THRESHOLD = 2000
 VOCABULARY_LOAD_THRESHOLD = 256
 
 Advance = Callable[[int], None]
+
+
+def shipped_card_words() -> tuple[str, ...]:
+    """Every word of the board word lists the package ships (normalised as the rules do)."""
+    from ..rules.wordlists import available_lists, load_words
+
+    return tuple(dict.fromkeys(w for name in available_lists() for w in load_words(name)))
 
 
 @contextmanager
@@ -69,6 +76,7 @@ class EncodedEmbedding(VectorEmbedding):
         self._vocab_matrix: np.ndarray | None = None
         self._cache_file: Path | None = None
         self._memo: dict[str, np.ndarray] = {}
+        self._card_words: frozenset[str] | None = None
 
     @abstractmethod
     def _encode(self, words: list[str], advance: Advance) -> np.ndarray:
@@ -96,8 +104,6 @@ class EncodedEmbedding(VectorEmbedding):
         return unit_rows(matrix)
 
     def cache_key(self) -> dict[str, Any]:
-        from .vocabulary import words_key
-
         return {"model": self.name, "identity": self.identity, "encoder": ENCODER_VERSION,
                 "backend": type(self).__name__, "dim": self.dim,
                 "vocabulary": words_key(self._vocab), "words": len(self._vocab)}
@@ -107,6 +113,10 @@ class EncodedEmbedding(VectorEmbedding):
         if not self.disk_cache:
             return None
         return self._cache_file or cache_paths(self.name, self.cache_key())[0]
+
+    def _vocabulary_cached(self) -> bool:
+        path = self.cache_file()
+        return path is not None and path.exists()
 
     def _vocabulary_matrix(self) -> np.ndarray:
         if self._vocab_matrix is None:
@@ -119,6 +129,29 @@ class EncodedEmbedding(VectorEmbedding):
             self._vocab_matrix = matrix
         return self._vocab_matrix
 
+    def _cards_outside_vocabulary(self) -> frozenset[str]:
+        if self._card_words is None:
+            self._card_words = frozenset(w for w in shipped_card_words() if w not in self._vocab_index)
+        return self._card_words
+
+    def _memoise_cards(self, missing: list[str]) -> list[str]:
+        """Put the shipped cards among ``missing`` into the memo from their disk cache (built
+        once, beside the vocabulary's); return the words still to encode.
+
+        A third of the classic boards hold a card outside the clue vocabulary (HOT DOG,
+        LOCH NESS); without this cache every such board would load the model to encode it.
+        """
+        cards = self._cards_outside_vocabulary()
+        if not self.disk_cache or not any(w in cards for w in missing):
+            return missing
+        ordered = tuple(sorted(cards))
+        key = {**self.cache_key(), "vocabulary": words_key(ordered), "words": len(ordered),
+               "part": "cards"}
+        matrix, _ = load_or_build(f"{self.name}-cards", key, (len(ordered), self.dim),
+                                  lambda: self.encode_unit(list(ordered)))
+        self._memo.update(zip(ordered, matrix))
+        return [w for w in missing if w not in self._memo]
+
     def vectors(self, words: Sequence[str]) -> np.ndarray:
         words = clean_words(words)
         out = np.empty((len(words), self.dim), dtype=np.float32)
@@ -126,7 +159,9 @@ class EncodedEmbedding(VectorEmbedding):
             vocab_matrix = self._vocab_matrix
             if vocab_matrix is None:
                 in_vocab = sum(1 for w in words if w in self._vocab_index and w not in self._memo)
-                if in_vocab >= VOCABULARY_LOAD_THRESHOLD:  # e.g. an agent's filtered vocabulary
+                # A long request (an agent's filtered vocabulary) builds the matrix; a short
+                # one reads it when it is already on disk, which beats loading the model.
+                if in_vocab >= VOCABULARY_LOAD_THRESHOLD or (in_vocab and self._vocabulary_cached()):
                     vocab_matrix = self._vocabulary_matrix()
             if vocab_matrix is not None:
                 rows = np.fromiter((self._vocab_index.get(w, -1) for w in words), dtype=np.int64,
@@ -136,6 +171,7 @@ class EncodedEmbedding(VectorEmbedding):
             from_vocab = rows >= 0
             others = np.flatnonzero(~from_vocab)
             missing = [w for w in dict.fromkeys(words[i] for i in others) if w not in self._memo]
+            missing = self._memoise_cards(missing) if missing else missing
             if missing:
                 self._memo.update(zip(missing, self.encode_unit(missing)))
             if from_vocab.any():

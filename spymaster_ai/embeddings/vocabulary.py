@@ -131,10 +131,30 @@ def load_vocabulary(size: int | None = None) -> Vocabulary:
 
 @lru_cache(maxsize=8)
 def _load_vocabulary(size: int) -> Vocabulary:
-    from wordfreq import top_n_list
+    from .cache import load_or_build_json
 
     if size < 1:
         raise ValueError(f"vocabulary size must be positive, got {size}")
+    stored = load_or_build_json(f"vocabulary-{size}", _filter_key(size), lambda: _build_vocabulary(size))
+    words = tuple(stored["words"])
+    zipf = np.asarray(stored["zipf"], dtype=np.float32)
+    zipf.setflags(write=False)
+    return Vocabulary(words=words, zipf=zipf, key=words_key(words))
+
+
+def _filter_key(size: int) -> dict[str, object]:
+    """Everything the filtered list depends on: the libraries' versions and our own rules."""
+    from importlib.metadata import version
+
+    rules = "\n".join([_WORD.pattern, *sorted(_TWO_LETTER_WORDS), "|", *sorted(_RESCUED_FROM_SKLEARN),
+                        "|", *sorted(_EXTRA_STOPWORDS), "|", *sorted(blocklist())])
+    return {"size": size, "wordfreq": version("wordfreq"), "scikit-learn": version("scikit-learn"),
+            "rules": hashlib.sha256(rules.encode("utf-8")).hexdigest()}
+
+
+def _build_vocabulary(size: int) -> dict[str, list]:
+    from wordfreq import top_n_list
+
     fetch = max(2 * size, 1000)
     while True:
         ranked = top_n_list("en", fetch)
@@ -144,9 +164,7 @@ def _load_vocabulary(size: int) -> Vocabulary:
         if len(ranked) < fetch:
             raise ValueError(f"wordfreq has only {len(words)} candidate clue words, asked for {size}")
         fetch *= 2
-    zipf = zipf_frequencies(words)
-    zipf.setflags(write=False)
-    return Vocabulary(words=words, zipf=zipf, key=words_key(words))
+    return {"words": list(words), "zipf": [float(z) for z in zipf_frequencies(words)]}
 
 
 def zipf_frequencies(words: tuple[str, ...] | list[str]) -> np.ndarray:
