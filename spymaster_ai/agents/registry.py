@@ -8,6 +8,10 @@ A spec is ``NAME[:key=value,...]``. NAME is a built-in agent (``robust``, ``clos
 spymaster or guesser on that model), or ``package.module:ClassName`` (also
 ``path/to/file.py:ClassName``) for a class implementing the protocol. Values are parsed as
 bool (true/false), int, float, ``none``, else kept as strings. See docs/agents.md.
+
+``isolate``: None (the default) builds a researcher's class (``package.module:ClassName``,
+``file.py:ClassName``) in its own process (``agents.isolation``, docs/isolation.md) and the
+built-in agents in this one; True isolates every agent, False none.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from typing import Any, Callable, Optional
 
 from .base import Guesser, Spymaster
 
-__all__ = ["AGENT_NAMES", "AgentSpecError", "agent_class", "check_spec", "make_guesser", "make_spymaster", "parse_spec"]
+__all__ = [
+    "AGENT_NAMES", "AgentSpecError", "agent_class", "check_spec", "is_isolated", "make_guesser", "make_spymaster", "parse_spec",
+]
 
 DEFAULT_EMBEDDING = "minilm"
 # "Several models, excluding none": the partner the robust spymaster predicts by default.
@@ -366,27 +372,52 @@ def _human(role: str, spec: str, params: dict[str, Any], load: bool) -> Any:
 # -- public -----------------------------------------------------------------------------------------
 
 
-def check_spec(role: str, spec: str) -> None:
+def check_spec(role: str, spec: str, *, isolate: Optional[bool] = None) -> None:
     """Every check :func:`make_spymaster` or :func:`make_guesser` makes on ``spec``, without
-    loading a model: a run with several agents refuses a bad one before the first loads."""
+    loading a model: a run with several agents refuses a bad one before the first loads. A
+    spec that will run isolated is checked in a child process (its module is never imported
+    here)."""
+    if role not in ("spymaster", "guesser"):
+        raise ValueError(f"role must be 'spymaster' or 'guesser', got {role!r}")
+    if is_isolated(spec, isolate):
+        from .isolation import check_isolated
+
+        check_isolated(role, spec)
+        return
     agent_class(role, spec)
+
+
+def is_isolated(spec: str, isolate: Optional[bool] = None) -> bool:
+    """Whether ``spec`` runs in its own process under ``isolate`` (see the module docstring)."""
+    if isolate is not None:
+        return bool(isolate)
+    return _is_custom(parse_spec(spec)[0])
 
 
 def agent_class(role: str, spec: str) -> type:
     """The class ``spec`` builds for ``role``, after every check of :func:`check_spec`, without
-    building it or loading a model: a sweep routes each grid parameter by its signature."""
+    building it or loading a model: a sweep routes each grid parameter by its signature.
+    (This imports a researcher's module in this process, isolated or not.)"""
     if role not in ("spymaster", "guesser"):
         raise ValueError(f"role must be 'spymaster' or 'guesser', got {role!r}")
-    return (make_spymaster if role == "spymaster" else make_guesser)(spec, load=False)
+    return (make_spymaster if role == "spymaster" else make_guesser)(spec, load=False, isolate=False)
 
 
-def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
+def _isolated(role: str, spec: str) -> Any:
+    from .isolation import isolated
+
+    return isolated(role, spec)
+
+
+def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = None) -> Spymaster:
     """A spymaster from its spec (see the module docstring); ``load=False``: check only, and
     return the class it would build."""
     from .baselines import ClosestCardSpymaster
     from .guesser import EmbeddingGuesser
     from .spymaster import EmbeddingSpymaster
 
+    if load and is_isolated(spec, isolate):
+        return _isolated("spymaster", spec)
     name, params = parse_spec(spec)
     if _is_custom(name):
         return _custom(name, params, spec, Spymaster, "spymaster", load)
@@ -431,13 +462,15 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
     return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
 
 
-def make_guesser(spec: str, *, load: bool = True) -> Guesser:
+def make_guesser(spec: str, *, load: bool = True, isolate: Optional[bool] = None) -> Guesser:
     """A guesser from its spec (see the module docstring); ``load=False``: check only, and
     return the class it would build."""
     from .baselines import RandomGuesser
     from .guesser import EmbeddingGuesser
     from .spymaster import EmbeddingSpymaster
 
+    if load and is_isolated(spec, isolate):
+        return _isolated("guesser", spec)
     name, params = parse_spec(spec)
     if _is_custom(name):
         return _custom(name, params, spec, Guesser, "guesser", load)
