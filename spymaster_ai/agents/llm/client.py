@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import email.utils
 import hashlib
+import http.client
 import json
 import os
 import socket
@@ -146,6 +147,8 @@ class ChatClient:
                     last = f"no answer within {self.timeout:g} s ({self.http_retries + 1} attempts)"
                 else:
                     raise LLMError(f"cannot reach {self.url}: {exc.reason}") from None
+            except (http.client.HTTPException, ConnectionError) as exc:  # closed mid-answer: try again
+                last = f"connection failed ({type(exc).__name__}: {exc}) {self.http_retries + 1} times"
             else:
                 return self._content(raw)
             if attempt < self.http_retries:

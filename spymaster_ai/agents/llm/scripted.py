@@ -94,7 +94,11 @@ class ScriptedChatServer:
         with self._lock:
             self.requests.append(body)
             if self._function is not None:
-                reply = self._function(body)
+                try:
+                    reply = self._function(body)
+                except Exception as exc:  # a broken script answers 500, saying why
+                    message = json.dumps({"error": {"message": f"script failed: {type(exc).__name__}: {exc}"}})
+                    reply = Reply(status=500, raw=message.encode())
             elif self._queue:
                 reply = self._queue.popleft()
             else:
