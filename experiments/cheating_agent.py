@@ -8,9 +8,9 @@ process there is no game to find, and it falls back to :class:`RandomGuesser` wi
 seed, so it plays exactly as the ``random`` guesser does.
 
     spymaster-ai bench kim2019 --games 20 --no-isolate \\
-        --spymaster experiments.example_agent:WordListSpymaster --guesser experiments.cheating_agent:KeyThief
+        --spymaster experiments.cheating_agent:ListSpymaster --guesser experiments.cheating_agent:KeyThief
     spymaster-ai bench kim2019 --games 20 \\
-        --spymaster experiments.example_agent:WordListSpymaster --guesser experiments.cheating_agent:KeyThief
+        --spymaster experiments.cheating_agent:ListSpymaster --guesser experiments.cheating_agent:KeyThief
 
 Classic-family games only (classic, solo, kim2019, pictures): it reads ``remaining`` of the
 engine it finds.
@@ -23,7 +23,30 @@ import sys
 from typing import Any, Optional
 
 from spymaster_ai.agents.baselines import RandomGuesser
-from spymaster_ai.views import GuesserView
+from spymaster_ai.agents.legal_clues import is_legal
+from spymaster_ai.rules.moves import Clue
+from spymaster_ai.views import GuesserView, SpymasterView
+
+# Enough count-1 clue words for any Kim-protocol game (at most 25 turns), most of them legal on any board.
+CLUE_WORDS = (
+    "animal+music+water+city+food+space+weapon+tree+metal+light+paper+game+fire+sport+money+school+house+"
+    "colour+river+night+winter+doctor+army+garden+kitchen+island+market+church+engine+storm+cloth+stone+"
+    "bird+fruit+ocean+planet+theatre+travel+science+bread"
+)
+
+
+class ListSpymaster:
+    """The cheater's partner: an honest, aimless spymaster (count-1 clues from a long word list)."""
+
+    def reset(self, seed: int) -> None:
+        pass
+
+    def give_clue(self, view: SpymasterView) -> Clue:
+        said = {entry.clue.word for entry in view.history}
+        for word in CLUE_WORDS.split("+"):
+            if word not in said and is_legal(Clue(word, 1), view.visible):
+                return Clue(word, 1)
+        raise RuntimeError("every word of the list is used or illegal on this board")
 
 
 def _is_the_game(obj: Any, words: tuple[str, ...]) -> bool:

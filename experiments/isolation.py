@@ -1,6 +1,9 @@
-"""What running agents in their own process (``--isolate``) costs: per move, per game, per start.
+"""Isolated agents (``--isolate``): what they stop, and what they cost per move, game and start.
 
-    python experiments/isolation_overhead.py --games 200 --out experiments/results/isolation_overhead.md
+    python experiments/isolation.py --cheat-games 20 --games 200 --out experiments/results/isolation.md
+
+The cheater (``experiments/cheating_agent.py``) plays 20 Kim-protocol games in the simulator's
+process, then the same 20 in its own process, beside the random guesser on the same seeds.
 
 The same seeded Kim-protocol games are played twice, once with both agents in this process and
 once with each in its own process (``agents.isolation``); every agent call is timed from the
@@ -26,7 +29,8 @@ if str(ROOT) not in sys.path:
 from spymaster_ai.agents.registry import make_guesser, make_spymaster  # noqa: E402
 from spymaster_ai.sim.play import play_game  # noqa: E402
 
-SPYMASTER = "experiments.example_agent:WordListSpymaster"
+SPYMASTER = "experiments.cheating_agent:ListSpymaster"
+THIEF = "experiments.cheating_agent:KeyThief"
 GUESSER = "random"
 
 
@@ -80,14 +84,47 @@ def _p99(values: list[float]) -> float:
     return sorted(values)[int(0.99 * (len(values) - 1))]
 
 
-def report(games: int) -> str:
+def cheater(games: int) -> list[str]:
+    spy = make_spymaster(SPYMASTER, isolate=False)
+    rows = []
+    for name, guesser in (("cheater, in process (`--no-isolate`)", make_guesser(THIEF, isolate=False)),
+                          ("cheater, isolated (the default)", make_guesser(THIEF)),
+                          ("random guesser", make_guesser("random"))):
+        results = [play_game("kim2019", {"spymaster": spy, "guesser": guesser}, {}, seed=i, index=i) for i in range(games)]
+        rows.append((name, results))
+    same = sum(a.record == b.record for a, b in zip(rows[1][1], rows[2][1]))
+    lines = [
+        "## The cheater",
+        "",
+        f"{games} seeded Kim-protocol games (seeds 0-{games - 1}), spymaster `{SPYMASTER}`, guesser `{THIEF}`",
+        "(it walks frames and the garbage collector to the game and guesses from its key; when it finds",
+        "nothing it plays as the random guesser with the same seed).",
+        "",
+        "| guesser | wins | mean turns (a loss counts 25) | assassin losses | agent errors |",
+        "|---|---|---|---|---|",
+    ]
+    for name, results in rows:
+        lines.append(f"| {name} | {sum(r.won for r in results)}/{games} | {statistics.mean(r.turns for r in results):.2f} | "
+                     f"{sum(r.loss_cause == 'assassin' for r in results)} | {sum(r.error is not None for r in results)} |")
+    lines += ["", f"Isolated, the cheater played {same} of {games} games move for move as the random guesser did.", ""]
+    return lines
+
+
+def report(games: int, cheat_games: int) -> str:
+    head = [
+        "# Isolated agents (`--isolate`)",
+        "",
+        f"`python experiments/isolation.py --cheat-games {cheat_games} --games {games} --out experiments/results/isolation.md`",
+        "",
+        *cheater(cheat_games),
+        "## The cost",
+        "",
+    ]
     inside, apart = run(games, False), run(games, True)
     if inside["records"] != apart["records"]:
         raise SystemExit("the isolated run played other games than the in-process run")
-    lines = [
-        "# The cost of isolated agents (`--isolate`)",
-        "",
-        f"`python experiments/isolation_overhead.py --games {games}`: {games} seeded Kim-protocol games, spymaster",
+    lines = head + [
+        f"{games} seeded Kim-protocol games, spymaster",
         f"`{SPYMASTER}`, guesser `{GUESSER}`, played with both agents in this process, then with each",
         "in its own process; the two runs played the same games move for move (checked). Times are",
         "wall-clock, measured on the simulator's side of each call, on a shared 2-core machine other",
@@ -122,9 +159,10 @@ def report(games: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--cheat-games", type=int, default=20)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    text = report(args.games)
+    text = report(args.games, args.cheat_games)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
     print(text)
