@@ -219,3 +219,20 @@ def test_bad_specs_are_refused_from_the_child_with_the_registrys_words(bad_agent
         check_spec("guesser", f"{bad_agents}:Nope")
     with pytest.raises(AgentSpecError, match="building BrokenInit raised RuntimeError: boom in init"):
         make_guesser(f"{bad_agents}:BrokenInit")
+
+
+def test_bench_isolates_a_module_class_by_default_and_obeys_the_flags():
+    from spymaster_ai.cli import bench_cmds  # noqa: F401  (registers the commands)
+    from spymaster_ai.cli.app import app
+
+    def bench(guesser, *flags):
+        args = ["bench", "kim2019", "--games", "6", "--spymaster", SPY, "--guesser", guesser, "--json", "--no-progress", *flags]
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 0, res.output
+        return json.loads(res.stdout)
+
+    cheated, default, fair = bench(THIEF, "--no-isolate"), bench(THIEF), bench("random")
+    assert cheated["wins"] == 6 and cheated["isolate"] is False
+    assert default["isolate"] is None
+    assert (default["wins"], default["mean_turns"], default["loss_causes"]) == (fair["wins"], fair["mean_turns"], fair["loss_causes"])
+    assert bench("random", "--isolate")["mean_turns"] == fair["mean_turns"]  # our own agent, isolated on request
