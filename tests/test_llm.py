@@ -194,3 +194,14 @@ def test_llm_specs_are_checked_before_anything_is_sent():
 def test_the_committed_transcript_is_what_its_script_writes():
     committed = (ROOT / "docs" / "transcripts" / "llm_scripted_game.md").read_text(encoding="utf-8")
     assert transcript() == committed
+
+
+def test_the_minimal_example_in_the_docs_runs_as_written(capsys):
+    import re
+
+    text = (ROOT / "docs" / "llm.md").read_text(encoding="utf-8")
+    block = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    exec(compile(block, "docs/llm.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    promised = [line.lstrip("# ") for line in block.splitlines() if line.startswith("# ")]
+    assert printed[0] == "fruit: 2" and printed[1] == promised[-1]
