@@ -10,7 +10,6 @@ game for game.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest

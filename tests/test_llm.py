@@ -205,3 +205,12 @@ def test_the_minimal_example_in_the_docs_runs_as_written(capsys):
     printed = capsys.readouterr().out.splitlines()
     promised = [line.lstrip("# ") for line in block.splitlines() if line.startswith("# ")]
     assert printed[0] == "fruit: 2" and printed[1] == promised[-1]
+
+
+def test_a_guesser_with_no_readable_answer_within_its_retries_forfeits():
+    with ScriptedChatServer(lambda body: "hmm, hard to say") as server:
+        g = LLMGuesser("m", server.base_url, cache=None, retries=1)
+        g.reset(0)
+        with pytest.raises(LLMForfeit, match=r"no acceptable guess in 2 answers; last 'hmm, hard to say'"):
+            g.next_guess(guesser_view(0))
+    assert len(server.requests) == 2
