@@ -13,12 +13,15 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from spymaster_ai.agents.isolation import IsolatedAgentError, IsolatedGuesser, IsolatedSpymaster
 from spymaster_ai.agents.registry import AgentSpecError, check_spec, is_isolated, make_guesser, make_spymaster
 from spymaster_ai.sim.play import PlayOptions, play_game
-from spymaster_ai.views import GuesserView, SpymasterView
+from spymaster_ai.rules.moves import Clue
+from spymaster_ai.views import ClueHistoryEntry, GuesserView, SpymasterView
 
 ROOT = Path(__file__).resolve().parents[1]
 THIEF = "experiments.cheating_agent:KeyThief"
@@ -85,8 +88,6 @@ def test_a_view_with_an_unknown_field_is_refused():
 
 
 def make_view() -> GuesserView:
-    from spymaster_ai.rules.moves import Clue
-
     return GuesserView("kim2019", "red", ("apple", "pear"), ("apple", "pear"), (), Clue("fruit", 1), 0, 2, False)
 
 
@@ -235,3 +236,21 @@ def test_bench_isolates_a_module_class_by_default_and_obeys_the_flags():
     assert default["isolate"] is None
     assert (default["wins"], default["mean_turns"], default["loss_causes"]) == (fair["wins"], fair["mean_turns"], fair["loss_causes"])
     assert bench("random", "--isolate")["mean_turns"] == fair["mean_turns"]  # our own agent, isolated on request
+
+
+_WORD = st.text(min_size=1, max_size=12)  # any characters: quotes, backslashes, non-ASCII
+_CLUE = st.builds(Clue, _WORD, st.integers(0, 9), st.booleans())
+
+
+@given(
+    words=st.lists(_WORD, min_size=1, max_size=6, unique=True), clue=st.none() | _CLUE,
+    made=st.integers(0, 5), cap=st.none() | st.integers(0, 9), can_stop=st.booleans(),
+    history=st.lists(st.builds(ClueHistoryEntry, _WORD, _CLUE, st.lists(_WORD, max_size=3).map(tuple),
+                               st.lists(_WORD, max_size=3).map(tuple)), max_size=3).map(tuple),
+    own_side=st.none() | st.lists(_WORD, max_size=6).map(tuple), tokens=st.none() | st.integers(0, 11),
+)
+@settings(max_examples=60, deadline=None)
+def test_any_guesser_view_survives_the_json_round_trip(words, clue, made, cap, can_stop, history, own_side, tokens):
+    view = GuesserView("duet", "A", tuple(words), tuple(words[1:]), ((words[0], "green"),), clue, made, cap, can_stop,
+                       history=history, own_side=own_side, marked_by_me=tuple(words[:1]), tokens_left=tokens)
+    assert GuesserView.from_json(json.loads(json.dumps(view.to_json()))) == view
