@@ -10,12 +10,11 @@ sent over a network, and compared in tests. The engines build every view with
 no object in it is one of the game's, and following ``gc.get_referrers`` up from a view's
 objects does not lead to the game.
 
-What a view does not do is make an agent untrusted-safe. An agent runs in the simulator's
-process, and ``sys._getframe()`` walked up to the simulator's frames (its locals hold the
-game) still reaches the game and its key. An agent running in the same process is trusted:
-it could as well import the engine and read its memory. Running untrusted agents, each in
-its own process and seeing only views sent to it, is a separate piece of work (the
-``--isolate`` option of the research-ecosystem issue).
+What a view does not do is make an agent untrusted-safe. An agent running in the
+simulator's process can walk ``sys._getframe()`` up to the simulator's frames (their locals
+hold the game) and read the key: an agent in the same process is trusted. An untrusted agent
+runs in its own process (``agents.isolation``, ``--isolate``) and receives each view as JSON
+(``to_json`` / ``from_json``), so no object of the game exists where it runs.
 """
 
 from __future__ import annotations
@@ -42,6 +41,16 @@ class ClueHistoryEntry:
     clue: Clue
     guesses: tuple[str, ...] = ()
     outcomes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "ClueHistoryEntry":
+        return cls(
+            giver=_text(data["giver"]), clue=Clue.from_json(data["clue"]),
+            guesses=_texts(data.get("guesses", ())), outcomes=_texts(data.get("outcomes", ())),
+        )
 
     @property
     def found(self) -> int:
@@ -81,6 +90,12 @@ class GuesserView:
     def to_json(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, data: dict) -> "GuesserView":
+        """The view a ``to_json`` dict (after a JSON round trip) describes: what an agent in
+        its own process receives (``agents.isolation``)."""
+        return cls(**_view_fields(cls, data))
+
 
 @dataclass(frozen=True)
 class SpymasterView:
@@ -110,10 +125,60 @@ class SpymasterView:
     def to_json(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, data: dict) -> "SpymasterView":
+        """The view a ``to_json`` dict (after a JSON round trip) describes."""
+        return cls(**_view_fields(cls, data))
+
     @property
     def bad(self) -> tuple[str, ...]:
         """Every visible card that is not one of this spymaster's targets."""
         return self.opponent + self.bystanders + self.assassins
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string in a serialised view, got {value!r}")
+    return value
+
+
+def _texts(values: Any) -> tuple[str, ...]:
+    if not isinstance(values, (list, tuple)):
+        raise ValueError(f"expected a list of strings in a serialised view, got {values!r}")
+    return tuple(_text(v) for v in values)
+
+
+def _tuples(value: Any) -> Any:
+    """JSON lists back to the tuples the engines put in a view."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tuples(v) for k, v in value.items()}
+    return value
+
+
+def _view_fields(cls: type, data: dict) -> dict:
+    """Keyword arguments of ``cls`` from its JSON form: lists back to tuples, clues and
+    history entries back to their dataclasses; an unknown or missing field is refused."""
+    names = {f.name for f in fields(cls)}
+    unknown = set(data) - names
+    if unknown:
+        raise ValueError(f"{cls.__name__}: unknown field(s) {', '.join(sorted(unknown))}")
+    out: dict = {}
+    for name, value in data.items():
+        if name == "clue":
+            out[name] = None if value is None else Clue.from_json(value)
+        elif name == "history":
+            out[name] = tuple(ClueHistoryEntry.from_json(h) for h in value)
+        elif name == "revealed":
+            out[name] = tuple((_text(w), _text(i)) for w, i in value)
+        elif name == "extra":
+            out[name] = {k: _tuples(v) for k, v in dict(value).items()}
+        elif isinstance(value, list):
+            out[name] = _texts(value)
+        else:
+            out[name] = value
+    return out
 
 
 def _fresh_str(text: str) -> str:

@@ -64,11 +64,11 @@ def test_role_mismatch_is_named():
 
 
 def test_custom_classes_by_module_path_and_file():
-    spy = make_spymaster("experiments.example_agent:WordListSpymaster:words=ocean+forest")
+    spy = make_spymaster("experiments.example_agent:WordListSpymaster:words=ocean+forest", isolate=False)
     assert isinstance(spy, Spymaster) and spy.words == ["ocean", "forest"]
     view = SpymasterView("classic", "red", ("ocean", "tree"), ("ocean", "tree"), ("tree",), (), ("ocean",), ())
     assert spy.give_clue(view) == Clue("forest", 1)  # OCEAN is on the board
-    g = make_guesser(f"{ROOT / 'experiments' / 'example_agent.py'}:LetterOverlapGuesser:limit=2")
+    g = make_guesser(f"{ROOT / 'experiments' / 'example_agent.py'}:LetterOverlapGuesser:limit=2", isolate=False)
     assert isinstance(g, Guesser) and g.limit == 2
     gv = GuesserView("classic", "red", ("ocean", "tree"), ("ocean", "tree"), (), Clue("forest", 1), 0, 2, False)
     g.reset(0)

@@ -8,6 +8,10 @@ A spec is ``NAME[:key=value,...]``. NAME is a built-in agent (``robust``, ``clos
 spymaster or guesser on that model), or ``package.module:ClassName`` (also
 ``path/to/file.py:ClassName``) for a class implementing the protocol. Values are parsed as
 bool (true/false), int, float, ``none``, else kept as strings. See docs/agents.md.
+
+``isolate``: None (the default) builds a researcher's class (``package.module:ClassName``,
+``file.py:ClassName``) in its own process (``agents.isolation``, docs/isolation.md) and the
+built-in agents in this one; True isolates every agent, False none.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from typing import Any, Callable, Optional
 
 from .base import Guesser, Spymaster
 
-__all__ = ["AGENT_NAMES", "AgentSpecError", "agent_class", "check_spec", "make_guesser", "make_spymaster", "parse_spec"]
+__all__ = [
+    "AGENT_NAMES", "AgentSpecError", "agent_class", "check_spec", "is_isolated", "make_guesser", "make_spymaster", "parse_spec",
+]
 
 DEFAULT_EMBEDDING = "minilm"
 # "Several models, excluding none": the partner the robust spymaster predicts by default.
@@ -57,6 +63,7 @@ AGENT_NAMES: dict[str, str] = {
     "minilm": "spymaster or guesser on MiniLM (all-MiniLM-L6-v2); the default",
     "glove50": "spymaster or guesser on GloVe 6B 50d",
     "mpnet": "spymaster or guesser on all-mpnet-base-v2 (extra install)",
+    "llm": "spymaster or guesser: a chat model behind any OpenAI-compatible endpoint (llm:model=NAME,base_url=URL; docs/llm.md)",
 }
 
 _ROLE_ONLY = {"robust": "spymaster", "closest": "spymaster", "random": "guesser"}
@@ -112,6 +119,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 # -- embeddings ---------------------------------------------------------------------------------
 
 _LOADED: dict[str, Any] = {}
+_CHECKED: set[tuple[str, str]] = set()  # isolated specs a child process has checked (each once)
 _LOCK = threading.Lock()
 
 
@@ -349,6 +357,20 @@ def _without(spec: str, exclude: str, own: Any, partner: Any) -> tuple[str, str]
     return str(own), "+".join(names)
 
 
+def _llm(role: str, spec: str, params: dict[str, Any], load: bool) -> Any:
+    """A chat model as spymaster or guesser (``agents.llm``); its parameters checked by name
+    and type, ``model`` and ``base_url`` required, before anything is sent."""
+    from .llm import LLMGuesser, LLMSpymaster
+
+    cls, other = (LLMSpymaster, LLMGuesser) if role == "spymaster" else (LLMGuesser, LLMSpymaster)
+    checked = _check(cls, spec, params, coerce=True)
+    for required in ("model", "base_url"):
+        if not checked.get(required):
+            raise AgentSpecError(f"agent spec {spec!r}: llm needs {required}= (llm:model=NAME,base_url=http://HOST:PORT/v1)")
+    agent = _build(cls, spec, (), checked)
+    return agent if load else cls
+
+
 def _human(role: str, spec: str, params: dict[str, Any], load: bool) -> Any:
     """The agents for people (``spymaster_ai.agents.human``), on the process's shared reader."""
     from .human import HumanGuesser, HumanSpymaster, shared_reader
@@ -366,33 +388,65 @@ def _human(role: str, spec: str, params: dict[str, Any], load: bool) -> Any:
 # -- public -----------------------------------------------------------------------------------------
 
 
-def check_spec(role: str, spec: str) -> None:
+def check_spec(role: str, spec: str, *, isolate: Optional[bool] = None) -> None:
     """Every check :func:`make_spymaster` or :func:`make_guesser` makes on ``spec``, without
-    loading a model: a run with several agents refuses a bad one before the first loads."""
+    loading a model: a run with several agents refuses a bad one before the first loads. A
+    spec that will run isolated is checked in a child process (its module is never imported
+    here)."""
+    if role not in ("spymaster", "guesser"):
+        raise ValueError(f"role must be 'spymaster' or 'guesser', got {role!r}")
+    if is_isolated(spec, isolate):
+        from .isolation import check_isolated
+
+        with _LOCK:
+            if (role, spec) in _CHECKED:
+                return
+        check_isolated(role, spec)
+        with _LOCK:
+            _CHECKED.add((role, spec))
+        return
     agent_class(role, spec)
+
+
+def is_isolated(spec: str, isolate: Optional[bool] = None) -> bool:
+    """Whether ``spec`` runs in its own process under ``isolate`` (see the module docstring)."""
+    if isolate is not None:
+        return bool(isolate)
+    return _is_custom(parse_spec(spec)[0])
 
 
 def agent_class(role: str, spec: str) -> type:
     """The class ``spec`` builds for ``role``, after every check of :func:`check_spec`, without
-    building it or loading a model: a sweep routes each grid parameter by its signature."""
+    building it or loading a model: a sweep routes each grid parameter by its signature.
+    (This imports a researcher's module in this process, isolated or not.)"""
     if role not in ("spymaster", "guesser"):
         raise ValueError(f"role must be 'spymaster' or 'guesser', got {role!r}")
-    return (make_spymaster if role == "spymaster" else make_guesser)(spec, load=False)
+    return (make_spymaster if role == "spymaster" else make_guesser)(spec, load=False, isolate=False)
 
 
-def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
+def _isolated(role: str, spec: str) -> Any:
+    from .isolation import isolated
+
+    return isolated(role, spec)
+
+
+def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = None) -> Spymaster:
     """A spymaster from its spec (see the module docstring); ``load=False``: check only, and
     return the class it would build."""
+    if load and is_isolated(spec, isolate):
+        return _isolated("spymaster", spec)
+    name, params = parse_spec(spec)
+    if _is_custom(name):  # before importing the built-in agents: an isolated worker needs none of them
+        return _custom(name, params, spec, Spymaster, "spymaster", load)
     from .baselines import ClosestCardSpymaster
     from .guesser import EmbeddingGuesser
     from .spymaster import EmbeddingSpymaster
 
-    name, params = parse_spec(spec)
-    if _is_custom(name):
-        return _custom(name, params, spec, Spymaster, "spymaster", load)
     _wrong_role(name, spec, "spymaster")
     if name == "human":
         return _human("spymaster", spec, params, load)
+    if name == "llm":
+        return _llm("spymaster", spec, params, load)
     own = params.pop("embedding", None)
     partner = params.pop("partner", None)
     if name not in ("robust", "closest") and own is not None:
@@ -431,19 +485,23 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
     return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
 
 
-def make_guesser(spec: str, *, load: bool = True) -> Guesser:
+def make_guesser(spec: str, *, load: bool = True, isolate: Optional[bool] = None) -> Guesser:
     """A guesser from its spec (see the module docstring); ``load=False``: check only, and
     return the class it would build."""
+    if load and is_isolated(spec, isolate):
+        return _isolated("guesser", spec)
+    name, params = parse_spec(spec)
+    if _is_custom(name):
+        return _custom(name, params, spec, Guesser, "guesser", load)
     from .baselines import RandomGuesser
     from .guesser import EmbeddingGuesser
     from .spymaster import EmbeddingSpymaster
 
-    name, params = parse_spec(spec)
-    if _is_custom(name):
-        return _custom(name, params, spec, Guesser, "guesser", load)
     _wrong_role(name, spec, "guesser")
     if name == "human":
         return _human("guesser", spec, params, load)
+    if name == "llm":
+        return _llm("guesser", spec, params, load)
     if name == "random":
         agent = _build(RandomGuesser, spec, (), _check(RandomGuesser, spec, params, coerce=True))
         return agent if load else RandomGuesser

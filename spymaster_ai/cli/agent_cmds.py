@@ -159,7 +159,9 @@ def clue_cmd(
             _on_board(_words(bystander, "--bystander"), words, "--bystander") if bystander is not None else None,
             _game(game),
         )
-        spy = make_spymaster(agent)
+        # In this process even for a class of yours: these commands read the agent's rankings and
+        # models (beyond the protocol), and the board and key are the user's own (docs/isolation.md).
+        spy = make_spymaster(agent, isolate=False)
         spy.reset(0)
         warnings = _unreadable_cards(spy, words, "the spymaster aims at it only when no other card is left to clue"
                                      if isinstance(spy, EmbeddingSpymaster) else "its figures there are noise")
@@ -235,7 +237,7 @@ def guess_cmd(
             game=game, me="A" if game == "duet" else "red", words=words, visible=words, revealed=(),
             clue=the_clue, guesses_made=0, max_guesses=None if game == "duet" else count + 1, can_stop=False,
         )
-        g = make_guesser(agent)
+        g = make_guesser(agent, isolate=False)  # in this process, as `clue` builds its spymaster
         g.reset(0)
         warnings = _unreadable_cards(g, words, "the guesser scores it as the board's average for every clue"
                                      if isinstance(g, EmbeddingGuesser) else "its figures there are noise")

@@ -38,17 +38,18 @@ def _bad_input_types() -> tuple[type[BaseException], ...]:
     return user_errors(ResultsFileError, BackendError, OSError)
 
 
-def _check_agents(specs: list[tuple[str, str]]) -> None:
+def _check_agents(specs: list[tuple[str, str]], isolate: Optional[bool] = None) -> None:
     """Check every (role, spec) without loading a model, then build each agent once here, so a
     bad spec fails before any game is played (an agent's own constructor may still refuse).
 
     The agents land in the runner's per-process cache, so an in-process run (--jobs 1) reuses them.
     """
-    from ..sim.runner import _agents_for, check_specs, registry_factory
+    from ..sim.runner import _agents_for, check_specs, factory_for
 
-    check_specs(specs, registry_factory)
+    factory = factory_for(isolate)
+    check_specs(specs, factory)
     for role, spec in specs:
-        _agents_for({role: spec}, registry_factory)
+        _agents_for({role: spec}, factory)
 
 
 def _show_progress(flag: Optional[bool]) -> bool:
@@ -136,8 +137,9 @@ def _bench(
     progress: Optional[bool],
     backend: str = "local",
     address: Optional[str] = None,
+    isolate: Optional[bool] = None,
 ) -> None:
-    from ..sim.runner import dump_result_line, run_games
+    from ..sim.runner import dump_result_line, factory_for, run_games
 
     check_run_size(games, jobs)
     indices = None
@@ -149,11 +151,12 @@ def _bench(
     check_output_file(out, "--out")
     check_output_file(results, "--results")
     check_distinct_files(out, "--out", results, "--results")
-    _check_agents(list(specs.items()))
+    _check_agents(list(specs.items()), isolate)
     with stdout_to_stderr(as_json):
         run = run_games(
             game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
             indices=indices, progress=_show_progress(progress), backend=backend, address=address,
+            factory=factory_for(isolate),
         )
     summary = run.summary()
     report = {
@@ -164,6 +167,7 @@ def _bench(
         "jobs": jobs,
         "backend": backend,
         "address": address,
+        "isolate": isolate,
         "played": run.played,
         "resumed": run.resumed,
         "results_file": str(results) if results else None,
@@ -216,6 +220,10 @@ BlueOpt = typer.Option(DEFAULT_AGENT, "--blue", help="Blue team's agent spec (sp
 RedGuesserOpt = typer.Option(None, "--red-guesser", help="Red guesser spec, if not --red.")
 BlueGuesserOpt = typer.Option(None, "--blue-guesser", help="Blue guesser spec, if not --blue.")
 AssassinEndingOpt = typer.Option(False, "--assassin-ending", help="Assassin Ending variant.")
+IsolateOpt = typer.Option(
+    None, "--isolate/--no-isolate",
+    help="Every agent in its own process, or none (default: package.module:Class and file.py:Class specs only). docs/isolation.md",
+)
 
 
 def _options(**kwargs: Any) -> PlayOptions:
@@ -231,14 +239,14 @@ def bench_duet(
     tokens: Optional[int] = TokensOpt, mission: Optional[str] = MissionOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
-    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
+    backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
 ) -> None:
     """Codenames Duet: both players use the same specs (separate instances); givers alternate from A."""
     _guarded(
         lambda: _bench(
             "duet", lineup("duet", spymaster, guesser), _options(tokens=tokens, mission=mission, legality=legality),
             games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
-            progress=progress, backend=backend, address=address,
+            progress=progress, backend=backend, address=address, isolate=isolate,
         )
     )
 
@@ -258,13 +266,13 @@ def bench_classic(
     blue_guesser: Optional[str] = BlueGuesserOpt, assassin_ending: bool = AssassinEndingOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
-    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
+    backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
 ) -> None:
     """Classic Codenames, red against blue; win rate is red's. The starting team alternates by game."""
     _two_teams(
         "classic", red, blue, red_guesser, blue_guesser, assassin_ending, legality, games=games, seed=seed,
         jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
-        backend=backend, address=address,
+        backend=backend, address=address, isolate=isolate,
     )
 
 
@@ -277,11 +285,11 @@ def bench_pictures(
     word_cards: bool = typer.Option(False, "--word-cards", help="Deal word cards on the 5x4 grid instead of picture cards."),
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
-    backend: str = BackendOpt, address: Optional[str] = AddressOpt,
+    backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
 ) -> None:
     """Codenames Pictures (5x4, 8/7/4/1) with the shipped picture cards; red against blue, or --solo."""
     kw = dict(games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
-              progress=progress, backend=backend, address=address)
+              progress=progress, backend=backend, address=address, isolate=isolate)
 
     def run() -> None:
         if solo and (blue != DEFAULT_AGENT or blue_guesser is not None):
@@ -302,12 +310,13 @@ def _one_team(game: str, doc: str) -> None:
         legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt,
         results: Optional[Path] = ResultsOpt, only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt,
         progress: Optional[bool] = ProgressOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
+        isolate: Optional[bool] = IsolateOpt,
     ) -> None:
         _guarded(
             lambda: _bench(
                 game, lineup(game, spymaster, guesser), _options(legality=legality), games=games, seed=seed,
                 jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
-                backend=backend, address=address,
+                backend=backend, address=address, isolate=isolate,
             )
         )
 

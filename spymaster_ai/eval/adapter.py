@@ -209,13 +209,13 @@ def make_adapter(agent: str = "minilm", *, guesser: Optional[str] = None, spymas
     g = s = None
     g_note = s_note = ""
     try:
-        g = make_guesser(g_spec)
+        g = make_guesser(g_spec, isolate=False)  # in this process: the adapter reads rankings (docs/isolation.md)
     except AgentSpecError as exc:
         if guesser is not None or "is a spymaster" not in str(exc):
             raise
         g_note = str(exc)
     try:
-        s = make_spymaster(s_spec)
+        s = make_spymaster(s_spec, isolate=False)
     except AgentSpecError as exc:
         if spymaster is not None or "is a guesser" not in str(exc):
             raise

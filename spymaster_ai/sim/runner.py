@@ -48,7 +48,8 @@ except ImportError:  # pragma: no cover - Windows: results files are not locked
     fcntl = None  # type: ignore[assignment]
 
 __all__ = [
-    "AgentFactory", "ResultsFileError", "RunResult", "check_result_line", "check_specs", "dump_result_line", "progress_bar",
+    "AgentFactory", "REGISTRY_FACTORIES", "ResultsFileError", "RunResult", "check_result_line", "check_specs",
+    "dump_result_line", "factory_for", "in_process_factory", "is_registry_factory", "isolated_factory", "progress_bar",
     "registry_factory", "results_lock", "run_games",
 ]
 
@@ -60,22 +61,54 @@ class ResultsFileError(ValueError):
     """A results file that belongs to another run (other game, agents, options or seed)."""
 
 
-def registry_factory(role: str, spec: str) -> Any:
-    """Build an agent from its spec with the agent registry (``agents.registry``)."""
+def _registry_build(role: str, spec: str, isolate: Optional[bool]) -> Any:
     from ..agents.registry import make_guesser, make_spymaster
 
-    return make_spymaster(spec) if role.endswith("spymaster") else make_guesser(spec)
+    make = make_spymaster if role.endswith("spymaster") else make_guesser
+    return make(spec, isolate=isolate)
+
+
+def registry_factory(role: str, spec: str) -> Any:
+    """Build an agent from its spec with the agent registry (``agents.registry``): a
+    researcher's class in its own process, the built-in agents in this one."""
+    return _registry_build(role, spec, None)
+
+
+def isolated_factory(role: str, spec: str) -> Any:
+    """As :func:`registry_factory`, every agent in its own process (``--isolate``)."""
+    return _registry_build(role, spec, True)
+
+
+def in_process_factory(role: str, spec: str) -> Any:
+    """As :func:`registry_factory`, every agent in this process (``--no-isolate``)."""
+    return _registry_build(role, spec, False)
+
+
+# The registry's factories by their ``isolate`` setting (module functions: they pickle by name).
+REGISTRY_FACTORIES: dict[Optional[bool], AgentFactory] = {
+    None: registry_factory, True: isolated_factory, False: in_process_factory,
+}
+
+
+def factory_for(isolate: Optional[bool]) -> AgentFactory:
+    """The registry's factory for ``--isolate`` (True), ``--no-isolate`` (False) or neither."""
+    return REGISTRY_FACTORIES[isolate]
+
+
+def is_registry_factory(factory: AgentFactory) -> bool:
+    return any(factory is f for f in REGISTRY_FACTORIES.values())
 
 
 def check_specs(roles_and_specs: Iterable[tuple[str, str]], factory: AgentFactory) -> None:
     """With the registry's factory: refuse any bad spec (name, parameter, value) before the
     first model loads, so a typo in the last agent of a run costs milliseconds, not loading."""
-    if factory is not registry_factory:
+    isolate = next((key for key, f in REGISTRY_FACTORIES.items() if f is factory), "other")
+    if isolate == "other":
         return
     from ..agents.registry import check_spec
 
     for role, spec in roles_and_specs:
-        check_spec("spymaster" if role.endswith("spymaster") else "guesser", spec)
+        check_spec("spymaster" if role.endswith("spymaster") else "guesser", spec, isolate=isolate)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 from ..agents.registry import parse_spec
 from .backends import Backend, make_backend
 from .play import ROLES, PlayOptions, lineup
-from .runner import AgentFactory, Progress, _agents_for, check_specs, progress_bar, registry_factory, run_games
+from .runner import AgentFactory, Progress, _agents_for, check_specs, is_registry_factory, progress_bar, registry_factory, run_games
 
 __all__ = [
     "GridError", "Sweep", "SweepPoint", "extend_spec", "grid_points", "parse_grid", "plot_sweep", "route_parameters",
@@ -100,7 +100,7 @@ def extend_spec(spec: str, values: Mapping[str, str]) -> str:
 def _agent_class(role: str, spec: str, factory: AgentFactory) -> type:
     """The class of the agent ``spec`` gives ``role``: the registry names it without loading a
     model (and refuses a bad spec first); another factory has to build one."""
-    if factory is registry_factory:
+    if is_registry_factory(factory):
         from ..agents.registry import agent_class
 
         return agent_class(role, spec)
