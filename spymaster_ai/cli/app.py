@@ -69,3 +69,7 @@ def _register() -> None:
 def main() -> None:
     _register()
     app()
+
+
+if __name__ == "__main__":  # python -m spymaster_ai.cli.app, as the console script
+    main()
