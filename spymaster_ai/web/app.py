@@ -17,6 +17,7 @@ seat token plays and sees the seat's view. Every refusal is a clear message and 
 from __future__ import annotations
 
 import json
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Optional
 
@@ -115,7 +116,13 @@ def create_app(
         agents = load_session_agents
     store = GameStore(db)
     hub = GameHub(store, agents, workers=workers)
-    app = FastAPI(title="spymaster-ai", docs_url=None, redoc_url=None, openapi_url=None)
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        hub.close()
+        store.close()
+
+    app = FastAPI(title="spymaster-ai", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.hub = hub
     app.add_middleware(BodyLimit, max_body=MAX_BODY)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -123,11 +130,6 @@ def create_app(
     deck = HERE.parent / "pictures" / "deck" / "img"
     if deck.is_dir():
         app.mount("/deck", StaticFiles(directory=str(deck)), name="deck")
-
-    @app.on_event("shutdown")
-    def _close() -> None:
-        hub.close()
-        store.close()
 
     # ------------------------------------------------------------------ helpers
     def wants_json(request: Request) -> bool:

@@ -179,6 +179,8 @@ class GameHub:
 
     def move(self, live: LiveGame, text: str, version: Optional[int]) -> list[Event]:
         """Play the person's typed move (a card name, a clue, 'stop', 'pass')."""
+        if live.thinking:  # checked before the lock, which the AI holds while it thinks
+            raise MoveRefused("the AI is still thinking: wait for its move (the page updates by itself)")
         with live.lock:
             if live.session.is_over:
                 raise MoveRefused("the game is over: no more moves (start a new game from the home page)")
