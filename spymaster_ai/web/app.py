@@ -229,6 +229,10 @@ def create_app(
         return response
 
     # ------------------------------------------------------------------ pages
+    @app.get("/favicon.ico")
+    async def favicon():
+        return Response(status_code=204)
+
     @app.get("/", response_class=HTMLResponse)
     async def index(request: Request):
         return page(request, "index.html", {"error": None, "form": {}})

@@ -89,7 +89,8 @@
       form.addEventListener("submit", function (ev) {
         ev.preventDefault();
         var submitter = ev.submitter;
-        var text = submitter && submitter.name === "text" ? submitter.value : form.elements["text"].value;
+        var input = document.getElementById("move-text");
+        var text = submitter && submitter.name === "text" ? submitter.value : (input ? input.value : "");
         if (text && text.trim()) { send(text); }
       });
     }
