@@ -118,7 +118,7 @@ class GameHub:
     """All games of one server process: created, loaded from SQLite on demand, kept in memory
     (the most recent ``keep`` of them), their AI moves run by ``workers`` threads."""
 
-    def __init__(self, store: GameStore, agents: AgentFactory, *, workers: int = 2, keep: int = 1000) -> None:
+    def __init__(self, store: GameStore, agents: AgentFactory, *, workers: int = 2, keep: int = 100) -> None:
         self.store = store
         self.agents = agents
         self.keep = keep
