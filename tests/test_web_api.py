@@ -272,3 +272,39 @@ def test_the_why_panel_explains_an_ai_clue_once_its_turn_is_over(db):
             data = state(client, game_id, token)
         assert data["why"] and "AI" in data["why"]
         assert "Why?" in client.get(f"/g/{game_id}", headers={"X-Seat-Token": token}).text
+
+
+def test_the_seat_link_gives_another_browser_the_seat_and_a_wrong_one_does_not(db):
+    with client_for(db) as client:
+        game_id, token, _ = new_game(client, {"mode": "duet", "seed": "31", "first": "human"})
+        page = client.get(f"/g/{game_id}", headers={"X-Seat-Token": token}).text
+        assert f"/g/{game_id}/seat/{token}" in page
+        watcher = client.get(f"/g/{game_id}").text
+        assert "/seat/" not in watcher and "You are watching" in watcher and 'id="move-form"' not in watcher
+        r = client.get(f"/g/{game_id}/seat/{token[:-1]}x", follow_redirects=False)
+        assert r.status_code == 403 and "not valid" in r.text and not r.cookies
+    with client_for(db) as other:  # another browser (and a restarted server)
+        r = other.get(f"/g/{game_id}/seat/{token}", follow_redirects=False)
+        assert r.status_code == 303 and r.cookies.get(f"seat-{game_id}") == token
+        assert 'id="move-form"' in other.get(f"/g/{game_id}").text
+        version = state(other, game_id)["version"]
+        assert other.post(f"/api/games/{game_id}/move", json={"text": "zebra 1", "version": version}).status_code == 200
+
+
+def test_a_store_that_fails_is_said_once_and_the_game_goes_on_in_memory(db, monkeypatch):
+    import sqlite3
+
+    with client_for(db) as client:
+        game_id, token, _ = new_game(client, {"mode": "duet", "seed": "32", "first": "human"})
+        store = client.app.state.hub.store
+
+        def broken(*args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(store, "save", broken)
+        data = state(client, game_id, token)
+        assert move(client, game_id, token, "zebra 1", data["version"]).status_code == 200
+        data = state(client, game_id, token)
+        warnings = [e["text"] for e in data["log"] if e["kind"] == "warning"]
+        assert len(warnings) == 1 and "disk is full" in warnings[0] and "restart" in warnings[0]
+        assert data["version"] >= 1 and data["clues"][0]["clue"].startswith("zebra")

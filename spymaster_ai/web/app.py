@@ -142,9 +142,14 @@ def create_app(
         response = templates.TemplateResponse(request, name, {"levels": list(LEVELS), **context}, status_code=status)
         return response
 
+    def seat_link(request: Request, live: LiveGame, seat: bool) -> Optional[str]:
+        """The seat's own link, built from the token its request carries (the server keeps only a hash)."""
+        return f"{str(request.base_url).rstrip('/')}/g/{live.id}/seat/{token_of(request, live.id)}" if seat else None
+
     def game_page(request: Request, live: LiveGame, seat: bool, notice: Optional[str] = None, status: int = 200):
         view = view_of(live.snapshot, seat=seat)
-        return page(request, "game.html", {"game_id": live.id, "v": view, "notice": notice}, status)
+        context = {"game_id": live.id, "v": view, "notice": notice, "seat_link": seat_link(request, live, seat)}
+        return page(request, "game.html", context, status)
 
     async def load(game_id: str) -> LiveGame:
         return await run_in_threadpool(request_game, game_id)
@@ -260,10 +265,11 @@ def create_app(
         live = await load(game_id)
         seat = live.seat(token_of(request, game_id))
         view = view_of(live.snapshot, seat=seat)
-        return page(request, "_board.html", {"game_id": live.id, "v": view, "notice": None})
+        return page(request, "_board.html", {"game_id": live.id, "v": view, "notice": None,
+                                             "seat_link": seat_link(request, live, seat)})
 
     @app.get("/g/{game_id}/seat/{token}")
-    async def seat_link(request: Request, game_id: str, token: str):
+    async def take_seat(request: Request, game_id: str, token: str):
         live = await load(game_id)
         if not live.seat(token):
             return error_response(request, 403, "this seat link is not valid for this game")

@@ -75,6 +75,7 @@ class LiveGame:
     lock: threading.RLock = field(default_factory=threading.RLock)
     log: list[Event] = field(default_factory=list)
     thinking: bool = False
+    unsaved: bool = False  # saving to SQLite failed (said once in the log)
     snapshot: Optional[Snapshot] = None
 
     @property
@@ -90,6 +91,10 @@ class LiveGame:
     def refresh(self) -> Snapshot:
         """A new snapshot of the game (call with the lock held)."""
         s = self.session
+        if s.save_failure and not self.unsaved:
+            self.unsaved = True
+            self.tell([Event("warning", f"{s.save_failure}: the game goes on, but a restart of the server "
+                                        "would lose the moves from here on")])
         summary: tuple[Event, ...] = ()
         key: tuple[Any, ...] = ()
         if s.is_over:
