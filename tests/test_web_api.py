@@ -8,12 +8,14 @@ loaded). The test player reads the live session only to choose a sensible move (
 from __future__ import annotations
 
 import html
+import json
 import random
 import threading
 import time
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from spymaster_ai.web import create_app
 from test_play_session import CLUE_WORDS, RecordingGuesser, ScriptedSpymaster, agents_for, policy
@@ -242,12 +244,13 @@ class GatedSpymaster(ScriptedSpymaster):
         return super().give_clue(view)
 
 
-def test_the_ai_moves_off_the_request_thread_and_the_page_says_it_is_thinking(db):
-    def gated(settings):
-        return {r: GatedSpymaster() if r.endswith("spymaster") else RecordingGuesser() for r in agents_for(settings)}
+def gated_agents(settings):
+    return {r: GatedSpymaster() if r.endswith("spymaster") else RecordingGuesser() for r in agents_for(settings)}
 
+
+def test_the_ai_moves_off_the_request_thread_and_the_page_says_it_is_thinking(db):
     GatedSpymaster.gate.clear()
-    with client_for(db, gated) as client:
+    with client_for(db, gated_agents) as client:
         started = time.monotonic()
         game_id, token, first = new_game(client, {"mode": "duet", "seed": "30", "first": "ai"})
         assert time.monotonic() - started < 5 and first["thinking"] and first["prompt"] is None
@@ -308,3 +311,26 @@ def test_a_store_that_fails_is_said_once_and_the_game_goes_on_in_memory(db, monk
         warnings = [e["text"] for e in data["log"] if e["kind"] == "warning"]
         assert len(warnings) == 1 and "disk is full" in warnings[0] and "restart" in warnings[0]
         assert data["version"] >= 1 and data["clues"][0]["clue"].startswith("zebra")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.one_of(
+    st.binary(max_size=300),
+    st.dictionaries(st.sampled_from(["text", "version", "other"]),
+                    st.one_of(st.text(max_size=60), st.integers(), st.none(), st.lists(st.integers(), max_size=3)),
+                    max_size=3).map(lambda d: json.dumps(d).encode()),
+), kind=st.sampled_from(["application/json", "application/x-www-form-urlencoded", "multipart/form-data", "text/plain"]))
+def test_any_body_gets_an_answer_below_500_and_a_refused_one_changes_nothing(shared_game, body, kind):
+    client, game_id, token = shared_game
+    before = state(client, game_id, token)
+    r = client.post(f"/api/games/{game_id}/move", content=body, headers={"X-Seat-Token": token, "Content-Type": kind})
+    assert r.status_code < 500 and "error" in r.json() or r.status_code == 200
+    if r.status_code != 200:
+        _unchanged(client, game_id, token, before)
+
+
+@pytest.fixture(scope="module")
+def shared_game(tmp_path_factory):
+    with client_for(tmp_path_factory.mktemp("web") / "g.sqlite3") as client:
+        game_id, token, _ = new_game(client, {"mode": "duet", "seed": "33", "first": "human"})
+        yield client, game_id, token

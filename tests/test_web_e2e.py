@@ -196,3 +196,18 @@ def test_an_illegal_clue_typed_in_the_page_is_refused_there_and_nothing_moves(tm
         after = board(browser)
         assert word.upper() in after["notice"].upper() and "Refused" in after["notice"]
         assert (after["version"], after["cards"]) == (before["version"], before["cards"])
+
+
+def test_the_spinner_shows_while_the_ai_thinks_and_goes_when_it_has_answered(tmp_path, browser):
+    from test_web_api import GatedSpymaster, gated_agents
+
+    GatedSpymaster.gate.clear()
+    with Server(tmp_path / "g.sqlite3") as server:
+        server.app.state.hub.agents = gated_agents
+        start(browser, server, "duet", seed="13", first="ai")
+        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "spinner").is_displayed())
+        assert "thinking" in browser.find_element(By.ID, "spinner").text
+        assert not browser.find_elements(By.ID, "move-form")
+        GatedSpymaster.gate.set()
+        after = settled(browser)
+        assert after["prompt"] == "guess" and not browser.find_element(By.ID, "spinner").is_displayed()
