@@ -334,3 +334,22 @@ def shared_game(tmp_path_factory):
     with client_for(tmp_path_factory.mktemp("web") / "g.sqlite3") as client:
         game_id, token, _ = new_game(client, {"mode": "duet", "seed": "33", "first": "human"})
         yield client, game_id, token
+
+
+class BrokenSpymaster(ScriptedSpymaster):
+    def give_clue(self, view):
+        raise RuntimeError(f"cannot clue; my own cards were {', '.join(view.own)}")
+
+
+def test_an_ai_failure_ends_the_game_cleanly_and_its_message_reaches_the_seat_only(db):
+    def broken(settings):
+        return {r: BrokenSpymaster() if r.endswith("spymaster") else RecordingGuesser() for r in agents_for(settings)}
+
+    with client_for(db, broken) as client:
+        game_id, token, _ = new_game(client, {"mode": "duet", "seed": "34", "first": "ai"})
+        seat = state(client, game_id, token)
+        assert "my own cards were" in seat["error"] and seat["prompt"] is None and seat["version"] == 0
+        for text in (client.get(f"/api/games/{game_id}").text, client.get(f"/g/{game_id}").text):
+            assert "my own cards" not in text and "cannot go on" in text
+        r = move(client, game_id, token, "zebra 1", 0)
+        assert r.status_code == 409 and "cannot go on" in r.json()["error"]

@@ -105,7 +105,7 @@ def view_of(snap: Snapshot, *, seat: bool) -> View:
         why=why,
         summary=snap.summary,
         key=key,
-        error=snap.error,
+        error=snap.error if seat or snap.error is None else "the game cannot go on (an AI player failed)",
     )
 
 
