@@ -25,7 +25,6 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 from spymaster_ai.play.seats import load_session_agents
-from spymaster_ai.play.settings import PlaySettings
 from spymaster_ai.rules.cards import Player
 from spymaster_ai.web import create_app
 
