@@ -64,6 +64,7 @@ def _register() -> None:
     from . import eval_cmds  # noqa: F401
     from . import sweep_cmds  # noqa: F401
     from . import pictures_cmds  # noqa: F401
+    from . import serve_cmds  # noqa: F401
 
 
 def main() -> None:

@@ -40,10 +40,13 @@ __all__ = [
     "SaveFileError",
     "SaveWriteError",
     "SavedGame",
+    "check_saved",
     "read_saved",
+    "restore_session",
     "resume_session",
     "save_session",
     "saver",
+    "session_record",
 ]
 
 FORMAT = "spymaster_ai.play-session"
@@ -81,7 +84,7 @@ def session_meta(session: Session) -> dict:
 def save_session(session: Session, path: str | Path) -> Path:
     """Write the session to ``path`` atomically; returns the path. Raises SaveWriteError."""
     path = Path(path)
-    text = json.dumps(to_record(session.game, session_meta(session)), indent=1, ensure_ascii=False) + "\n"
+    text = json.dumps(session_record(session), indent=1, ensure_ascii=False) + "\n"
     folder = path.parent if str(path.parent) else Path(".")
     try:
         _write_atomically(text, path, folder)
@@ -120,6 +123,12 @@ def read_saved(path: str | Path) -> SavedGame:
         raise SaveFileError(f"no such save file: {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise SaveFileError(f"{path} is not a readable save file: {exc}") from exc
+    return check_saved(data, path)
+
+
+def check_saved(data: Any, path: str | Path) -> SavedGame:
+    """Check a saved session already parsed from JSON (``path`` names where it came from in
+    messages): the checksum, the settings, then the moves replayed through the engine."""
     meta = data.get("meta") if isinstance(data, dict) else None
     play = meta.get("play") if isinstance(meta, dict) else None
     if not isinstance(play, dict) or play.get("format") != FORMAT:
@@ -144,7 +153,7 @@ def read_saved(path: str | Path) -> SavedGame:
     return SavedGame(settings, dict(labels), data, game)
 
 
-def _check_checksum(path: Path, data: dict) -> None:
+def _check_checksum(path: str | Path, data: dict) -> None:
     """Refuse a save whose checksum is missing or wrong, before anything in it is trusted."""
     stored = data.get("sha256")
     if not isinstance(stored, str):
@@ -167,15 +176,27 @@ def resume_session(
     saved ("same": the file itself; None: nowhere).
     """
     saved = read_saved(path)
+    target = Path(path) if save_to == "same" else (Path(save_to) if save_to is not None else None)
+    return restore_session(saved, path, agents, save=saver(target) if target is not None else None)
+
+
+def restore_session(
+    saved: SavedGame,
+    path: str | Path,
+    agents: Optional[Mapping[str, Any]] = None,
+    *,
+    save: Optional[Callable[[Session], None]] = None,
+) -> Session:
+    """The session of a checked save (:func:`check_saved`), replayed to where it stopped;
+    ``path`` names where it came from in messages, ``save`` is called after each later move."""
     engine = type(saved.game)
     fresh = engine.from_config(saved.record["config"])
-    target = Path(path) if save_to == "same" else (Path(save_to) if save_to is not None else None)
     session = Session(
         saved.settings,
         fresh,
         agents if agents is not None else load_session_agents(saved.settings),
         saved.labels,
-        save=saver(target) if target is not None else None,
+        save=save,
     )
     try:
         session.replay(list(saved.record["actions"]))
@@ -184,3 +205,8 @@ def resume_session(
     if session.game.state_json() != saved.game.state_json():
         raise SaveFileError(f"{path}: replaying the session does not reach the saved state")
     return session
+
+
+def session_record(session: Session) -> dict:
+    """The session as the JSON a save file holds (the game record with its settings)."""
+    return to_record(session.game, session_meta(session))

@@ -1,0 +1,331 @@
+"""The FastAPI app behind ``spymaster-ai serve``: pages, a JSON API and the static files.
+
+Routes (``{id}`` is a game's unguessable id; the seat token travels in the ``seat-{id}``
+cookie set when the game starts, or in an ``X-Seat-Token`` header for the JSON API):
+
+* ``GET /`` the new-game form; ``POST /games`` starts one (form) and opens it.
+* ``GET /g/{id}`` the game page; ``GET /g/{id}/board`` the board fragment the page polls;
+  ``POST /g/{id}/move`` a typed or clicked move (form; JSON back when asked for it);
+  ``GET /g/{id}/seat/{token}`` the seat link: sets the cookie on another browser.
+* ``POST /api/games``, ``GET /api/games/{id}``, ``POST /api/games/{id}/move``: the same in JSON.
+* ``/static/*`` CSS and JS, ``/deck/*`` the picture cards' images.
+
+Anyone may look at a game (a spectator: the public board only, see :mod:`.present`); only the
+seat token plays and sees the seat's view. Every refusal is a clear message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Optional
+
+from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..play.settings import LEVELS, PlaySettings, SettingsError
+from ..play.store import SaveFileError
+from .db import GameStore
+from .games import AgentFactory, GameHub, LiveGame, MoveRefused, UnknownGame
+from .limits import MAX_BODY, BodyLimit
+from .present import view_json, view_of
+
+__all__ = ["create_app", "settings_from_form"]
+
+HERE = Path(__file__).parent
+TEXT_LIMIT = 200  # characters of a typed move
+RISKS = {"cautious": 0.2, "balanced": 0.5, "bold": 0.8}
+NEW_GAME_FIELDS = ("mode", "seed", "role", "team", "level", "strength", "mission", "tokens", "first", "cards", "solo")
+
+
+class BadRequest(Exception):
+    """Input the server cannot take (garbled body, bad setting); the message says why."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def _int_or_none(value: Any, name: str) -> Optional[int]:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise BadRequest(f"{name} must be a whole number")
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise BadRequest(f"{name} must be a whole number, got {str(value)[:20]!r}") from None
+
+
+def settings_from_form(form: dict, default_agent: str = "human") -> PlaySettings:
+    """The new-game form (or JSON) as validated play settings; BadRequest says what to fix."""
+    unknown = sorted(set(form) - set(NEW_GAME_FIELDS))
+    if unknown:
+        raise BadRequest(f"unknown setting(s): {', '.join(unknown)[:100]}")
+    for name, value in form.items():
+        if value is not None and not isinstance(value, (str, int, bool)):
+            raise BadRequest(f"{name} must be text or a number")
+    mode = str(form.get("mode") or "duet")
+    seed = _int_or_none(form.get("seed"), "seed")
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(1_000_000)
+    strength = str(form.get("strength") or "balanced")
+    if strength not in RISKS:
+        raise BadRequest(f"AI strength must be one of {', '.join(RISKS)}, got {strength[:20]!r}")
+    kw: dict[str, Any] = dict(mode=mode, seed=seed, agent=default_agent, risk=RISKS[strength])
+    if mode == "duet":
+        mission = str(form.get("mission") or "").strip().lower() or None
+        kw.update(mission=mission, tokens=None if mission else _int_or_none(form.get("tokens"), "tokens"),
+                  first=str(form.get("first") or "ai"))
+    else:
+        kw.update(role=str(form.get("role") or "guesser"))
+        if mode in ("classic", "pictures"):
+            solo = str(form.get("solo") or "").lower() in ("1", "true", "on", "yes")
+            kw.update(level=str(form.get("level") or "normal"))
+            if mode == "pictures":
+                kw.update(solo=solo, cards=str(form.get("cards") or "pictures"))
+            if not solo:
+                kw.update(team=str(form.get("team") or "red"))
+    try:
+        return PlaySettings(**kw)
+    except SettingsError as exc:
+        raise BadRequest(str(exc).replace("--", "")) from exc
+
+
+def create_app(
+    db: str | Path,
+    agents: Optional[AgentFactory] = None,
+    *,
+    workers: int = 2,
+    default_agent: str = "human",
+) -> FastAPI:
+    """The app over the SQLite file ``db``; ``agents`` builds a game's AI players (default: the
+    play command's, models loaded once per process)."""
+    if agents is None:
+        from ..play.seats import load_session_agents
+
+        agents = load_session_agents
+    store = GameStore(db)
+    hub = GameHub(store, agents, workers=workers)
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        hub.close()
+        store.close()
+
+    app = FastAPI(title="spymaster-ai", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    app.state.hub = hub
+    app.add_middleware(BodyLimit, max_body=MAX_BODY)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    deck = HERE.parent / "pictures" / "deck" / "img"
+    if deck.is_dir():
+        app.mount("/deck", StaticFiles(directory=str(deck)), name="deck")
+
+    # ------------------------------------------------------------------ helpers
+    def wants_json(request: Request) -> bool:
+        return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
+
+    def token_of(request: Request, game_id: str) -> Optional[str]:
+        return request.headers.get("x-seat-token") or request.cookies.get(f"seat-{game_id}")
+
+    def page(request: Request, name: str, context: dict, status: int = 200) -> HTMLResponse:
+        response = templates.TemplateResponse(request, name, {"levels": list(LEVELS), **context}, status_code=status)
+        return response
+
+    def seat_link(request: Request, live: LiveGame, seat: bool) -> Optional[str]:
+        """The seat's own link, built from the token its request carries (the server keeps only a hash)."""
+        return f"{str(request.base_url).rstrip('/')}/g/{live.id}/seat/{token_of(request, live.id)}" if seat else None
+
+    def game_page(request: Request, live: LiveGame, seat: bool, notice: Optional[str] = None, status: int = 200):
+        view = view_of(live.snapshot, seat=seat)
+        context = {"game_id": live.id, "v": view, "notice": notice, "seat_link": seat_link(request, live, seat)}
+        return page(request, "game.html", context, status)
+
+    async def load(game_id: str) -> LiveGame:
+        return await run_in_threadpool(request_game, game_id)
+
+    def request_game(game_id: str) -> LiveGame:
+        return hub.get(game_id)
+
+    async def body_of(request: Request) -> dict:
+        """The request body as a dict (form or JSON); BadRequest for anything garbled."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind == "application/json":
+            raw = await request.body()
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                raise BadRequest("the body is not valid JSON") from None
+            if not isinstance(data, dict):
+                raise BadRequest("the body must be a JSON object")
+            return data
+        if kind in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            try:
+                form = await request.form()
+            except Exception:
+                raise BadRequest("the form could not be read (garbled body)") from None
+            out: dict = {}
+            for name, value in form.multi_items():
+                if not isinstance(value, str):
+                    raise BadRequest("files are not accepted")
+                out[name] = value
+            return out
+        raise BadRequest("send a form or a JSON object (Content-Type application/x-www-form-urlencoded or application/json)",
+                         415)
+
+    def move_args(body: dict) -> tuple[str, Optional[int]]:
+        text = body.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise BadRequest("type a move: a card name, a clue such as 'ocean 2', 'stop' or 'pass'")
+        if len(text) > TEXT_LIMIT or "\x00" in text:
+            raise BadRequest(f"a move is at most {TEXT_LIMIT} characters of text")
+        version = _int_or_none(body.get("version"), "version")
+        return text, version
+
+    def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
+        response.set_cookie(f"seat-{game_id}", token, max_age=60 * 60 * 24 * 365, httponly=True, samesite="strict",
+                            path="/")
+
+    # ------------------------------------------------------------------ errors
+    def error_response(request: Request, status: int, message: str) -> Response:
+        if wants_json(request):
+            return JSONResponse({"error": message}, status_code=status)
+        return page(request, "error.html", {"status": status, "message": message}, status)
+
+    @app.exception_handler(BadRequest)
+    async def _bad(request: Request, exc: BadRequest):
+        return error_response(request, exc.status, exc.message)
+
+    @app.exception_handler(UnknownGame)
+    async def _unknown(request: Request, exc: UnknownGame):
+        return error_response(request, 404, "no game has this id (check the address; ids are given when a game starts)")
+
+    @app.exception_handler(SaveFileError)
+    async def _damaged(request: Request, exc: SaveFileError):
+        return error_response(request, 500, "this game's stored record cannot be replayed; it is left as it was")
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        return error_response(request, 400, "the request could not be read")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        messages = {404: "no such page", 405: "this address does not take that method"}
+        return error_response(request, exc.status_code, messages.get(exc.status_code, "the request was refused"))
+
+    @app.middleware("http")
+    async def _headers(request: Request, call_next):
+        response = await call_next(request)
+        response.headers.setdefault("Cache-Control", "no-store")
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
+        return response
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/favicon.ico")
+    async def favicon():
+        return Response(status_code=204)
+
+    @app.get("/", response_class=HTMLResponse)
+    async def index(request: Request):
+        return page(request, "index.html", {"error": None, "form": {}})
+
+    @app.post("/games")
+    async def new_game_form(request: Request):
+        body = await body_of(request)
+        try:
+            settings = settings_from_form(body, default_agent)
+        except BadRequest as exc:
+            return page(request, "index.html", {"error": exc.message, "form": body}, 400)
+        live, token = await run_in_threadpool(hub.create, settings)
+        response = RedirectResponse(f"/g/{live.id}", status_code=303)
+        set_seat_cookie(response, live.id, token)
+        return response
+
+    @app.get("/g/{game_id}", response_class=HTMLResponse)
+    async def game(request: Request, game_id: str):
+        live = await load(game_id)
+        seat = live.seat(token_of(request, game_id))
+        return game_page(request, live, seat)
+
+    @app.get("/g/{game_id}/board", response_class=HTMLResponse)
+    async def board(request: Request, game_id: str):
+        live = await load(game_id)
+        seat = live.seat(token_of(request, game_id))
+        view = view_of(live.snapshot, seat=seat)
+        return page(request, "_board.html", {"game_id": live.id, "v": view, "notice": None,
+                                             "seat_link": seat_link(request, live, seat)})
+
+    @app.get("/g/{game_id}/seat/{token}")
+    async def take_seat(request: Request, game_id: str, token: str):
+        live = await load(game_id)
+        if not live.seat(token):
+            return error_response(request, 403, "this seat link is not valid for this game")
+        response = RedirectResponse(f"/g/{live.id}", status_code=303)
+        set_seat_cookie(response, live.id, token)
+        return response
+
+    @app.post("/g/{game_id}/move")
+    async def move_form(request: Request, game_id: str):
+        live = await load(game_id)
+        return await play_move(request, live)
+
+    # ------------------------------------------------------------------ JSON API
+    @app.post("/api/games")
+    async def api_new_game(request: Request):
+        body = await body_of(request)
+        settings = settings_from_form(body, default_agent)
+        live, token = await run_in_threadpool(hub.create, settings)
+        data = {"token": token, "seat_link": f"/g/{live.id}/seat/{token}",
+                "state": view_json(live.id, view_of(live.snapshot, seat=True))}
+        response = JSONResponse(data, status_code=201)
+        set_seat_cookie(response, live.id, token)
+        return response
+
+    @app.get("/api/games/{game_id}")
+    async def api_state(request: Request, game_id: str):
+        live = await load(game_id)
+        seat = live.seat(token_of(request, game_id))
+        return JSONResponse(view_json(live.id, view_of(live.snapshot, seat=seat)))
+
+    @app.post("/api/games/{game_id}/move")
+    async def api_move(request: Request, game_id: str):
+        live = await load(game_id)
+        return await play_move(request, live)
+
+    async def play_move(request: Request, live: LiveGame) -> Response:
+        if not live.seat(token_of(request, live.id)):
+            return error_response(request, 403, "only the player of this game may move (its seat token is missing "
+                                                "or wrong); you can watch it here")
+        body = await body_of(request)
+        text, version = move_args(body)
+        try:
+            events = await run_in_threadpool(hub.move, live, text, version)
+        except MoveRefused as exc:
+            if wants_json(request):
+                state = view_json(live.id, view_of(live.snapshot, seat=True))
+                return JSONResponse({"error": exc.message, "state": state}, status_code=exc.status)
+            return game_page(request, live, True, exc.message, exc.status)
+        refused = [e.text for e in events if e.kind == "error"]
+        if wants_json(request):
+            state = view_json(live.id, view_of(live.snapshot, seat=True))
+            if refused:
+                return JSONResponse({"error": " ".join(refused), "state": state}, status_code=422)
+            return JSONResponse({"events": [{"kind": e.kind, "text": e.text} for e in events], "state": state})
+        if refused:
+            return game_page(request, live, True, " ".join(refused), 422)
+        return RedirectResponse(f"/g/{live.id}", status_code=303)
+
+    return app

@@ -1,0 +1,260 @@
+"""Live web games: the play :class:`~spymaster_ai.play.Session` of each game, its seat token,
+its AI running off the request thread, and the snapshot every page is drawn from.
+
+Why this shape: a request must never wait for the AI (the human agents take seconds a clue),
+so after a person's move the AI's answer runs in a small thread pool and pages poll; a read
+never takes the game's lock, it reads the last :class:`Snapshot`, made under the lock after
+every change. Moves carry the version (the number of moves played) the page was drawn at: a
+move from a stale page (two tabs) is refused and changes nothing. Every accepted move is saved
+to SQLite through the session's own save hook, so a restarted server replays the game as
+``play resume`` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional
+
+from ..play.events import Event
+from ..play.session import Prompt, Session, SessionError
+from ..play.settings import PlaySettings
+from ..play.setup import new_game
+from ..play.store import SaveFileError, check_saved, restore_session, session_record
+from .db import GameStore
+
+__all__ = ["AgentFactory", "GameHub", "LiveGame", "MoveRefused", "Snapshot", "UnknownGame"]
+
+AgentFactory = Callable[[PlaySettings], Mapping[str, Any]]
+LOG_LINES = 40  # messages kept for the person's log (the clue history is kept whole by the session)
+
+
+class UnknownGame(KeyError):
+    """No game has this id."""
+
+
+class MoveRefused(Exception):
+    """A move the server refuses before the session sees it; ``status`` is the HTTP status."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a page shows of one game at one moment (read without a lock)."""
+
+    version: int
+    thinking: bool
+    over: bool
+    screen: Any  # the person's Screen (their seat's view only)
+    prompt: Optional[Prompt]
+    log: tuple[Event, ...]
+    why: str
+    summary: tuple[Event, ...] = ()
+    key: tuple[Any, ...] = ()  # the whole key's screens, only once the game is over
+    error: Optional[str] = None
+
+
+@dataclass
+class LiveGame:
+    id: str
+    token_sha256: str
+    session: Session
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    log: list[Event] = field(default_factory=list)
+    thinking: bool = False
+    unsaved: bool = False  # saving to SQLite failed (said once in the log)
+    snapshot: Optional[Snapshot] = None
+
+    @property
+    def version(self) -> int:
+        return len(self.session.game.actions)
+
+    def seat(self, token: Optional[str]) -> bool:
+        """Whether ``token`` is this game's seat token (compared in constant time)."""
+        if not token or len(token) > 200:
+            return False
+        return hmac.compare_digest(token_hash(token), self.token_sha256)
+
+    def refresh(self) -> Snapshot:
+        """A new snapshot of the game (call with the lock held)."""
+        s = self.session
+        if s.save_failure and not self.unsaved:
+            self.unsaved = True
+            self.tell([Event("warning", f"{s.save_failure}: the game goes on, but a restart of the server "
+                                        "would lose the moves from here on")])
+        summary: tuple[Event, ...] = ()
+        key: tuple[Any, ...] = ()
+        if s.is_over:
+            events, screens = s.summary()
+            summary, key = tuple(events), tuple(screens)
+        self.snapshot = Snapshot(
+            version=self.version,
+            thinking=self.thinking,
+            over=s.is_over,
+            screen=s.screen(),
+            prompt=s.prompt(),
+            log=tuple(self.log[-LOG_LINES:]),
+            why=s.why(),
+            summary=summary,
+            key=key,
+            error=s.error,
+        )
+        return self.snapshot
+
+    def tell(self, events: list[Event]) -> None:
+        self.log.extend(events)
+        del self.log[:-LOG_LINES]
+
+
+class GameHub:
+    """All games of one server process: created, loaded from SQLite on demand, kept in memory
+    (the most recent ``keep`` of them), their AI moves run by ``workers`` threads."""
+
+    def __init__(self, store: GameStore, agents: AgentFactory, *, workers: int = 2, keep: int = 100) -> None:
+        self.store = store
+        self.agents = agents
+        self.keep = keep
+        self._games: "OrderedDict[str, LiveGame]" = OrderedDict()
+        self._lock = threading.Lock()  # the cache itself
+        self._agents_lock = threading.Lock()  # models load once, not once per racing request
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="spymaster-ai")
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    # ------------------------------------------------------------------ games
+    def create(self, settings: PlaySettings) -> tuple[LiveGame, str]:
+        """A new game and its seat token (returned once, never stored in clear)."""
+        game, labels = new_game(settings)
+        with self._agents_lock:
+            agents = self.agents(settings)
+        game_id = secrets.token_urlsafe(16)
+        token = secrets.token_urlsafe(24)
+        session = Session(settings, game, agents, labels)
+        live = LiveGame(game_id, token_hash(token), session)
+        self.store.create(game_id, live.token_sha256, session_record(session))
+        session.save_to(self._saver(game_id))
+        live.tell([Event("info", f"{settings.describe()}. Seed {settings.seed}.")])
+        self._remember(live)
+        with live.lock:
+            self._start_ai(live)
+            live.refresh()
+        return live, token
+
+    def get(self, game_id: str) -> LiveGame:
+        """The live game with this id, replayed from SQLite if it is not in memory."""
+        with self._lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                self._games.move_to_end(game_id)
+                return live
+        row = self.store.load(game_id) if _plausible_id(game_id) else None
+        if row is None:
+            raise UnknownGame(game_id)
+        try:
+            saved = check_saved(row.record, f"game {game_id}")
+            with self._agents_lock:
+                agents = self.agents(saved.settings)
+            session = restore_session(saved, f"game {game_id}", agents, save=self._saver(game_id))
+        except (SaveFileError, SessionError) as exc:
+            raise SaveFileError(f"the stored game cannot be resumed: {exc}") from exc
+        live = LiveGame(game_id, row.token_sha256, session)
+        live.tell([Event("info", f"{saved.settings.describe()}. Resumed where it stopped.")])
+        with self._lock:
+            if game_id in self._games:  # another request loaded it meanwhile
+                return self._games[game_id]
+            self._remember_locked(live)
+        with live.lock:
+            self._start_ai(live)
+            live.refresh()
+        return live
+
+    def move(self, live: LiveGame, text: str, version: Optional[int]) -> list[Event]:
+        """Play the person's typed move (a card name, a clue, 'stop', 'pass')."""
+        if live.thinking:  # checked before the lock, which the AI holds while it thinks
+            raise MoveRefused("the AI is still thinking: wait for its move (the page updates by itself)")
+        with live.lock:
+            if live.session.is_over:
+                raise MoveRefused("the game is over: no more moves (start a new game from the home page)")
+            if live.session.error:
+                raise MoveRefused(f"the game cannot go on: {live.session.error}")
+            if live.thinking:
+                raise MoveRefused("the AI is still thinking: wait for its move (the page updates by itself)")
+            if version is not None and version != live.version:
+                raise MoveRefused("this page was out of date (the game moved on, in another tab perhaps): "
+                                  "nothing was played; the board is redrawn as it stands now")
+            reply = live.session.answer(text)
+            live.tell([Event("you", f"> {text.strip()}")] + reply.events)
+            if reply.moved:
+                self._start_ai(live)
+            live.refresh()
+            return reply.events
+
+    # ------------------------------------------------------------------ the AI
+    def _start_ai(self, live: LiveGame) -> None:
+        """Hand the AI's turn to the pool (call with the game's lock held)."""
+        s = live.session
+        if s.is_over or s.error or s.prompt() is not None or live.thinking:
+            return
+        live.thinking = True
+        self._pool.submit(self._run_ai, live)
+
+    def _run_ai(self, live: LiveGame) -> None:
+        with live.lock:
+            try:
+                events = live.session.advance()
+            except Exception as exc:  # advance reports agent failures itself; anything else must not hang the page
+                events = [Event("error", f"the server failed during the AI's move: {type(exc).__name__}")]
+                live.session.error = live.session.error or "the server failed during the AI's move"
+            live.thinking = False
+            live.tell(events)
+            live.refresh()
+
+    def wait_idle(self, live: LiveGame, timeout: float = 30.0) -> None:
+        """Block until the AI has answered (for tests and scripts)."""
+        import time
+
+        end = time.monotonic() + timeout
+        while live.snapshot is None or live.snapshot.thinking:
+            if time.monotonic() > end:
+                raise TimeoutError("the AI did not answer in time")
+            time.sleep(0.01)
+
+    # ------------------------------------------------------------------ storage
+    def _saver(self, game_id: str) -> Callable[[Session], None]:
+        def save(session: Session) -> None:
+            try:
+                self.store.save(game_id, session_record(session))
+            except Exception as exc:  # sqlite3.Error and friends: the session turns saving off on OSError
+                raise OSError(f"the game could not be stored: {exc}") from exc
+
+        return save
+
+    def _remember(self, live: LiveGame) -> None:
+        with self._lock:
+            self._remember_locked(live)
+
+    def _remember_locked(self, live: LiveGame) -> None:
+        self._games[live.id] = live
+        while len(self._games) > self.keep:
+            oldest, old = next(iter(self._games.items()))
+            if old.thinking:  # never drop a game whose AI is still moving
+                break
+            del self._games[oldest]
+
+
+def _plausible_id(game_id: str) -> bool:
+    return 8 <= len(game_id) <= 64 and all(c.isalnum() or c in "-_" for c in game_id)
