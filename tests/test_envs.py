@@ -20,10 +20,8 @@ from gymnasium.utils.passive_env_checker import (
 from pettingzoo.test import api_test
 
 from spymaster_ai.envs import GuesserEnv, SpymasterEnv, classic_env, duet_env, kim2019_env
-from spymaster_ai.envs.encoding import KEY_CODES
 from spymaster_ai.rules.cards import ClassicKey, DuetKey
 from spymaster_ai.rules.classic import ClassicGame
-from spymaster_ai.rules.duet import DuetGame
 from spymaster_ai.rules.moves import GiveClue
 
 VARIANTS = {
