@@ -20,7 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-TIMING = {"seconds", "games_per_second", "environment", "elapsed"}
+# Left out of the comparison: timings, and the results file's own path (each tree writes its own).
+TIMING = {"seconds", "games_per_second", "environment", "elapsed", "results_file"}
 BENCHES = [
     # (game, extra arguments): glove50 agents (fast), a random guesser, and penalty legality
     # so penalty and solo covers are played too.
@@ -42,7 +43,9 @@ def _strip(value):
 
 def run_bench(tree: Path, game: str, extra: list[str], games: int, seed: int, out: Path) -> tuple[str, float]:
     """The stripped outputs of one bench from ``tree`` (as one canonical JSON text) and its games/s."""
-    results = out / f"{game}_{seed}_{abs(hash(tuple(extra)))}.jsonl"
+    name = f"{game}_{seed}_{'_'.join(extra).replace('-', '')}"
+    results = out / f"{name}.jsonl"
+    results.unlink(missing_ok=True)
     cmd = [
         sys.executable, "-c", "from spymaster_ai.cli.app import main; main()",
         "bench", game, "--games", str(games), "--seed", str(seed), "--jobs", "1", "--json",
@@ -72,7 +75,7 @@ def main() -> None:
                 folder = args.out / name
                 folder.mkdir(parents=True, exist_ok=True)
                 text, speed = run_bench(tree, game, extra, args.games, seed, folder)
-                (folder / f"{game}_{seed}_{'_'.join(extra).replace('-', '')}.json").write_text(text)
+                (folder / f"{game}_{seed}_{'_'.join(extra).replace('-', '')}.stripped.json").write_text(text)
                 texts.append(text)
                 speeds.append(speed)
             verdict = "identical" if texts[0] == texts[1] else "DIFFERENT"

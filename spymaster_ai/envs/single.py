@@ -33,7 +33,6 @@ class _SeatEnv(gym.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, game: str, role: str, spymaster: str, guesser: str, **options: Any) -> None:
-        self._spymaster_spec, self._guesser_spec = spymaster, guesser
         spymasters = {}
         probe = CodenamesEnv(game, **{k: v for k, v in options.items() if k != "clue_words"},
                              clue_words=options.get("clue_words") or ("probe",))
@@ -63,7 +62,7 @@ class _SeatEnv(gym.Env):
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
         if seed is None:
-            seed = int(self.np_random.integers(2**63))
+            seed = int(self.np_random.integers(2**31))
         self.aec.reset(seed=seed)
         self._covers.seed(seed)
         for n, seat in enumerate(sorted(self.builtin)):
