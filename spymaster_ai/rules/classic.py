@@ -43,14 +43,21 @@ from .moves import (
     AlreadyCoveredError,
     Clue,
     ClueResult,
+    Cover,
     GameOverError,
+    GiveClue,
+    Guess,
     GuessResult,
     IllegalMove,
     InvalidClueError,
     LossCause,
+    Move,
     NotOnBoardError,
+    Pass,
     Phase,
+    Stop,
     WrongPhaseError,
+    check_move,
 )
 
 __all__ = ["ClassicGame", "ClueResult", "GuessResult", "WrongCardError", "KINDS", "LEGALITY_MODES"]
@@ -391,6 +398,77 @@ class ClassicGame:
         self._check_completion(opponent)
         if not self.is_over:
             self._phase = Phase.CLUE
+
+    # ----------------------------------------------------------------- move surface
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Every seat that can move in this game. Single-team games: the starting team's two,
+        plus the simulated opponent's spymaster when an invalid clue costs a penalty cover."""
+        if not self.single_team:
+            return tuple(f"{t.value}_{r}" for t in (Team.RED, Team.BLUE) for r in ("spymaster", "guesser"))
+        start = self._key.starting
+        seats = (f"{start.value}_spymaster", f"{start.value}_guesser")
+        return seats + ((f"{start.other.value}_spymaster",) if self._legality == "penalty" else ())
+
+    def current_seats(self) -> tuple[str, ...]:
+        """The seat that moves now (one at most in classic; none when the game is over)."""
+        if self.is_over:
+            return ()
+        role = "guesser" if self._phase in (Phase.GUESS, Phase.SUDDEN_DEATH) else "spymaster"
+        return (f"{self._team.value}_{role}",)
+
+    def legal_moves(self, seat: str, clue_words: Sequence[str] = (), max_count: int | None = None) -> tuple[Move, ...]:
+        """The moves ``seat`` may make now; each of them :meth:`apply` accepts.
+
+        A clue turn lists a :class:`GiveClue` for every word of ``clue_words`` the rules accept
+        with every count from 0 to ``max_count`` (default: the giver's agents left); under
+        strict legality the checker decides each (word, count), under "penalty" or "off" every
+        word is playable. Guesses and covers are listed in grid order, STOP last.
+        """
+        if seat not in self.current_seats():
+            return ()
+        team, phase = self._team, self._phase
+        if phase is Phase.CLUE:
+            top = len(self.remaining(Identity.of_team(team))) if max_count is None else max_count
+            return tuple(
+                GiveClue(Clue(word, count))
+                for word in dict.fromkeys(normalise_word(w) for w in clue_words if normalise_word(w))
+                for count in range(top + 1)
+                if self._legality != "strict" or self._verdict(Clue(word, count)).legal
+            )
+        if phase in (Phase.GUESS, Phase.SUDDEN_DEATH):
+            guesses: tuple[Move, ...] = tuple(Guess(w) for w in self.visible_words())
+            return guesses + ((Stop(),) if phase is Phase.GUESS and self._guesses_made >= 1 else ())
+        if phase is Phase.PENALTY_COVER:
+            return tuple(Cover(w) for w in self.remaining(Identity.of_team(team)))
+        return tuple(Cover(w) for w in self.remaining(Identity.of_team(self._key.starting.other)))  # SOLO_COVER
+
+    def apply(self, seat: str, move: Move) -> ClueResult | GuessResult | None:
+        """Play ``move`` for ``seat`` through the verbs (which check it); a refused move raises
+        an :class:`~spymaster_ai.rules.moves.IllegalMove` and changes nothing."""
+        self._require_live()
+        check_move(seat, move, self.seats, self.current_seats())
+        if isinstance(move, GiveClue):
+            return self.give_clue(move.clue)
+        if isinstance(move, Guess):
+            return self.guess(move.word)
+        if isinstance(move, Stop):
+            return self.stop()
+        if isinstance(move, Cover):
+            if self._phase is Phase.PENALTY_COVER:
+                return self.penalty_cover(move.word)
+            if self._phase is Phase.SOLO_COVER:
+                return self.solo_cover(move.word)
+            raise WrongPhaseError(f"no card to cover now: the game is in phase {self._phase.value!r}")
+        assert isinstance(move, Pass)
+        raise WrongPhaseError("passing is a Duet sudden-death move; classic has none")
+
+    def returns(self) -> dict[str, float]:
+        """Every seat's result: +1 for the winning team's seats, -1 for the loser's, 0 while the
+        game runs (single-team games: +1 a win, -1 a loss, whoever covered the cards)."""
+        if not self.is_over:
+            return {seat: 0.0 for seat in self.seats}
+        return {seat: (1.0 if seat.startswith(self._winner.value) else -1.0) for seat in self.seats}
 
     # ----------------------------------------------------------------- views
     def spymaster_view(self, team: Team) -> SpymasterView:

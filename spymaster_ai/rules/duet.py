@@ -44,13 +44,20 @@ from .moves import (
     AlreadyCoveredError,
     Clue,
     ClueResult,
+    Cover,
     GameOverError,
+    GiveClue,
+    Guess,
     GuessResult,
     InvalidClueError,
     LossCause,
+    Move,
     NotOnBoardError,
+    Pass,
     Phase,
+    Stop,
     WrongPhaseError,
+    check_move,
 )
 
 if TYPE_CHECKING:  # views sit one layer above rules: imported lazily by the view methods
@@ -68,6 +75,10 @@ MISSIONS: dict[str, tuple[int, int]] = {
 
 LEGALITY_MODES = ("strict", "penalty", "off")
 TOTAL_GREENS = 15
+SEATS = ("a_spymaster", "a_guesser", "b_spymaster", "b_guesser")
+# returns() of a lost game: one below the lowest score a win can have (-1, a sudden-death win
+# without stops), so every win is worth more than every loss.
+LOSS_RETURN = -2.0
 
 # How a covered card is covered.
 _AGENT = "agent"  # a green agent card
@@ -83,6 +94,10 @@ def check_clue_legality(word: str, visible: Sequence[str], options: object | Non
     from .legality import check_clue
 
     return check_clue(word, visible, options, count=count)
+
+
+def _seat(player: Player, role: str) -> str:
+    return f"{player.value.lower()}_{role}"
 
 
 def _player(value: object) -> Player:
@@ -444,6 +459,77 @@ class DuetGame:
         if not self.sudden_death_players():
             self._lose(LossCause.TIMEOUT)
 
+    # ------------------------------------------------------------------ move surface
+    seats = SEATS
+
+    def current_seats(self) -> tuple[str, ...]:
+        """Who may move now: the allowed givers' spymaster seats, the guesser's seat, or in
+        sudden death every player still able to guess (the engine takes them in any order)."""
+        if self._phase is Phase.CLUE:
+            return tuple(_seat(p, "spymaster") for p in self.allowed_givers())
+        if self._phase is Phase.GUESS:
+            return (_seat(self.guesser, "guesser"),)
+        if self._phase is Phase.SUDDEN_DEATH:
+            return tuple(_seat(p, "guesser") for p in self.sudden_death_players())
+        return ()
+
+    def legal_moves(self, seat: str, clue_words: Sequence[str] = (), max_count: int | None = None) -> tuple[Move, ...]:
+        """The moves ``seat`` may make now; each of them :meth:`apply` accepts.
+
+        A clue turn lists a :class:`GiveClue` for every word of ``clue_words`` the rules accept
+        with every count from 0 to ``max_count`` (default: the giver's green words left);
+        guesses are the cards this player may still guess, in grid order, then STOP or PASS.
+        """
+        if seat not in self.current_seats():
+            return ()
+        player = Player(seat[0].upper())
+        if self._phase is Phase.CLUE:
+            top = len(self.words_left_for(player)) if max_count is None else max_count
+            visible = self.visible_words()
+            moves = []
+            for word in dict.fromkeys(normalise_word(w) for w in clue_words if normalise_word(w)):
+                for count in range(top + 1):
+                    if self._legality != "strict" or check_clue_legality(
+                        word, visible, self._legality_options, count
+                    ).legal:
+                        moves.append(GiveClue(Clue(word, count)))
+            return tuple(moves)
+        guesses: tuple[Move, ...] = tuple(Guess(w) for w in self.visible_words() if self.can_guess(player, w))
+        if self._phase is Phase.GUESS:
+            return guesses + ((Stop(),) if self._correct >= 1 else ())
+        return guesses + (Pass(),)
+
+    def apply(self, seat: str, move: Move) -> ClueResult | GuessResult | None:
+        """Play ``move`` for ``seat`` through the verbs (which check it); a refused move raises
+        an :class:`~spymaster_ai.rules.moves.IllegalMove` and changes nothing."""
+        self._require_running()
+        check_move(seat, move, SEATS, self.current_seats())
+        player = Player(seat[0].upper())
+        if isinstance(move, GiveClue):
+            return self.give_clue(player, move.clue)
+        sudden_death = self._phase is Phase.SUDDEN_DEATH
+        if isinstance(move, Guess):
+            return self.sudden_death_guess(player, move.word) if sudden_death else self.guess(move.word)
+        if isinstance(move, Stop):
+            return self.stop()
+        if isinstance(move, Pass):
+            if not sudden_death:
+                raise WrongPhaseError("passing is a sudden-death move; outside it a guesser stops")
+            return self.sudden_death_pass(player)
+        assert isinstance(move, Cover)
+        raise WrongPhaseError("Duet has no covers: cards are covered by guesses")
+
+    def returns(self) -> dict[str, float]:
+        """Both players' result, the same for every seat: the score on a win, ``LOSS_RETURN``
+        on a loss, 0 while the game runs."""
+        if not self.is_over:
+            value = 0.0
+        elif self._winner:
+            value = float(self.score())
+        else:
+            value = LOSS_RETURN
+        return {seat: value for seat in SEATS}
+
     # ------------------------------------------------------------------ views
     def _history_for_giver(self, giver: Player) -> tuple[ClueHistoryEntry, ...]:
         from ..views import ClueHistoryEntry
@@ -696,7 +782,9 @@ class DuetGame:
 
 
 __all__ = [
+    "LOSS_RETURN",
     "MISSIONS",
+    "SEATS",
     "ClueResult",
     "DuetGame",
     "GuessResult",

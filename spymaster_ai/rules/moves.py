@@ -1,6 +1,16 @@
-"""Moves shared by all engines: clues, guess outcomes, and the errors a refused move raises.
+"""Moves shared by all engines: clues, guess outcomes, the typed moves of the uniform move
+surface, and the errors a refused move raises.
 
 A refused move raises a subclass of :class:`IllegalMove` and leaves the game unchanged.
+
+The move surface (as OpenSpiel's states have it) is the same on both engines:
+``current_seats()`` (who may move now), ``legal_moves(seat, clue_words)`` (the moves that
+seat may make), ``apply(seat, move)``, ``is_over`` and ``returns()``. Seats are role names,
+the simulator's: ``red_spymaster``, ``red_guesser``, ``blue_spymaster``, ``blue_guesser`` in
+classic; ``a_spymaster``, ``a_guesser``, ``b_spymaster``, ``b_guesser`` in Duet (a Duet
+player gives clues as its spymaster seat and guesses its partner's clues as its guesser seat).
+A clue's word is free, so ``legal_moves`` lists clues only over the words it is given, with
+counts from 0 to the giver's cards left: :meth:`apply` also takes any other clue the rules allow.
 """
 
 from __future__ import annotations
@@ -75,6 +85,42 @@ class Phase(str, Enum):
     OVER = "over"
 
 
+@dataclass(frozen=True)
+class GiveClue:
+    """A spymaster's (Duet: a giver's) clue."""
+
+    clue: Clue
+
+
+@dataclass(frozen=True)
+class Guess:
+    """A guesser touches a card (in sudden death too)."""
+
+    word: str
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A guesser ends its turn (classic: after one guess; Duet: after one correct guess)."""
+
+
+@dataclass(frozen=True)
+class Cover:
+    """A spymaster covers a card: classic penalty cover (one of its own agents) or solo cover
+    (an opponent agent), whichever the phase asks for."""
+
+    word: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A Duet player in sudden death guesses no more."""
+
+
+Move = GiveClue | Guess | Stop | Cover | Pass
+MOVE_TYPES = (GiveClue, Guess, Stop, Cover, Pass)
+
+
 class LossCause(str, Enum):
     ASSASSIN = "assassin"
     OPPONENT = "opponent"  # the other team (or simulated opponent) covered all its agents
@@ -92,6 +138,27 @@ class GameOverError(IllegalMove):
 
 class WrongPhaseError(IllegalMove):
     """A move of the wrong kind now (a guess before a clue, a clue during guessing...)."""
+
+
+class WrongSeatError(WrongPhaseError):
+    """A move by a seat that may not move now (or no seat of this game)."""
+
+
+class NotAMoveError(IllegalMove, TypeError):
+    """``apply`` was given something that is not one of the typed moves."""
+
+
+def check_move(seat: str, move: object, seats: tuple[str, ...], current: tuple[str, ...]) -> None:
+    """The checks every engine's ``apply`` makes before its own: a typed move, by a seat that may move."""
+    if not isinstance(move, MOVE_TYPES):
+        raise NotAMoveError(
+            f"a move is GiveClue, Guess, Stop, Cover or Pass, got {type(move).__name__}: {move!r}"
+        )
+    if seat not in seats:
+        raise WrongSeatError(f"{seat!r} is no seat of this game; seats: {', '.join(seats)}")
+    if seat not in current:
+        now = ", ".join(current) or "nobody (the game is over)"
+        raise WrongSeatError(f"{seat} may not move now; to move: {now}")
 
 
 class NotOnBoardError(IllegalMove):

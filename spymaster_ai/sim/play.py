@@ -34,7 +34,6 @@ from ..rules.cards import (
     CLASSIC_LAYOUT,
     KIM2019_LAYOUT,
     PICTURES_LAYOUT,
-    Identity,
     Player,
     Team,
     deal_words,
@@ -42,7 +41,7 @@ from ..rules.cards import (
     generate_duet_key,
     normalise_word,
 )
-from ..rules.moves import Clue, IllegalMove, InvalidClueError, Phase
+from ..rules.moves import Clue, Cover, GiveClue, Guess, IllegalMove, InvalidClueError, Pass, Phase, Stop
 from ..views import detached
 from .seeds import derive_seed
 
@@ -267,13 +266,13 @@ def _apply(role: Optional[str], what: str, move: Callable[[], Any]) -> Any:
         raise _Fault(role, f"{what} refused by the rules: {type(exc).__name__}: {exc}") from exc
 
 
-def _take_guess(table: "_Table", role: str, view: Any, game: Any) -> Any:
+def _take_guess(table: "_Table", role: str, view: Any, game: Any, seat: str) -> Any:
     """Ask the guesser and apply its STOP (returns None) or its guess (returns the engine's result)."""
     word = table.guess(role, view, view.can_stop)
     if word is None:
-        _apply(role, "stop", game.stop)
+        _apply(role, "stop", lambda: game.apply(seat, Stop()))
         return None
-    return _apply(role, f"guess {word!r}", lambda: game.guess(word))
+    return _apply(role, f"guess {word!r}", lambda: game.apply(seat, Guess(word)))
 
 
 def _give_clue(role: str, clue: Clue, tally: "_Tally", move: Callable[[], Any]) -> None:
@@ -319,41 +318,36 @@ def _drive_classic(
     cover_rng: random.Random,
     stop_when: Callable[[], bool] = lambda: False,
 ) -> None:
-    """Play a ClassicGame to its end (or until ``stop_when()``), asking the seated agents."""
+    """Play a ClassicGame to its end (or until ``stop_when()``), asking the seated agents.
+
+    The engine says which seat moves (``current_seats``) and which cards it may cover
+    (``legal_moves``); every move goes through ``apply``.
+    """
     for _ in range(_MAX_STEPS):
         if game.is_over or stop_when():
             return
-        phase = game.phase
+        (seat,) = game.current_seats()
+        team, phase = game.current_team, game.phase
         if phase is Phase.CLUE:
-            team = game.current_team
             role = seats[team][0]
             clue = table.clue(role, game.spymaster_view(team))
-            _give_clue(role, clue, tallies[team], lambda: game.give_clue(clue))
+            _give_clue(role, clue, tallies[team], lambda: game.apply(seat, GiveClue(clue)))
         elif phase in (Phase.GUESS, Phase.SUDDEN_DEATH):
-            team = game.current_team
             role = seats[team][1]
-            result = _take_guess(table, role, game.guesser_view(team), game)
+            result = _take_guess(table, role, game.guesser_view(team), game, seat)
             if phase is Phase.GUESS and result is not None and result.correct:
                 tallies[team].correct += 1
-        elif phase is Phase.PENALTY_COVER:
-            # RULES.md §1: after an invalid clue the *opposing* spymaster covers one of its own
-            # agents; the engine makes that team the current team for the cover.
-            team = game.current_team
-            candidates = tuple(game.remaining(Identity.of_team(team)))
+        else:
+            # A penalty cover (RULES.md §1: after an invalid clue the *opposing* spymaster covers
+            # one of its own agents) or a solo cover (an opponent agent): the engine lists the cards.
+            candidates = tuple(move.word for move in game.legal_moves(seat))
             if team in seats:
                 role: Optional[str] = seats[team][0]
                 word = table.cover(role, game.spymaster_view(team), candidates, cover_rng)
             else:  # a simulated opponent (solo) picks at random, seeded
                 role, word = None, cover_rng.choice(candidates)
-            _apply(role, f"penalty cover {word!r}", lambda: game.penalty_cover(word))
-        elif phase is Phase.SOLO_COVER:
-            team = game.current_team
-            role = seats[team][0]
-            candidates = tuple(game.remaining(Identity.of_team(team.other)))
-            word = table.cover(role, game.spymaster_view(team), candidates, cover_rng)
-            _apply(role, f"solo cover {word!r}", lambda: game.solo_cover(word))
-        else:
-            raise _Fault(None, f"unexpected phase {phase} (engine state)")
+            what = "penalty cover" if phase is Phase.PENALTY_COVER else "solo cover"
+            _apply(role, f"{what} {word!r}", lambda: game.apply(seat, Cover(word)))
     raise _Fault(None, f"game did not end within {_MAX_STEPS} moves")
 
 
@@ -622,55 +616,47 @@ def _duet_role(player: Player, what: str) -> str:
 
 
 def _drive_duet(game: Any, table: _Table, tally: _Tally) -> None:
-    """Play a DuetGame to its end, asking each player's agents."""
-    last_giver: Optional[Player] = None
+    """Play a DuetGame to its end, asking each player's agents.
+
+    The engine says who moves (``current_seats``: the giver the rules allow, A first; the
+    guesser); in sudden death, where both players may guess, the simulator alternates them.
+    Every move goes through ``apply``; the seats are the roles.
+    """
     sd_order: Optional[list[Player]] = None
     sd_turn = 0
     for _ in range(_MAX_STEPS):
         if game.is_over:
             return
         phase = game.phase
+        seats = game.current_seats()
+        if not seats:
+            raise _Fault(None, f"no seat may move in phase {phase} (engine state)")
         if phase is Phase.CLUE:
-            allowed = tuple(game.allowed_givers())
-            if not allowed:
-                raise _Fault(None, "no player may give a clue (engine state)")
-            # Givers alternate, starting with A; a player with no words left never gives again.
-            giver = Player.A if last_giver is None else last_giver.other
-            if giver not in allowed:
-                giver = allowed[0]
-            role = _duet_role(giver, "spymaster")
+            role = seats[0]
+            giver = Player(role[0].upper())
             clue = table.clue(role, game.spymaster_view(giver))
-            _give_clue(role, clue, tally, lambda: game.give_clue(giver, clue))
-            last_giver = giver
+            _give_clue(role, clue, tally, lambda: game.apply(role, GiveClue(clue)))
         elif phase is Phase.GUESS:
-            guesser = game.guesser
-            role = _duet_role(guesser, "guesser")
-            result = _take_guess(table, role, game.guesser_view(guesser), game)
+            role = seats[0]
+            result = _take_guess(table, role, game.guesser_view(game.guesser), game, role)
             if result is not None:
                 tally.correct += int(bool(result.correct))
-        elif phase is Phase.SUDDEN_DEATH:
-            players = tuple(game.sudden_death_players())
-            if not players:
-                raise _Fault(None, "sudden death with no player left to guess (engine state)")
+        else:
             if sd_order is None:
                 # RULES.md §3 Engine note: guessers alternate, starting with the player who has
                 # more words left to find (the partner's uncovered greens); ties: A.
                 first = max((Player.A, Player.B), key=lambda p: (len(game.words_left_for(p.other)), p is Player.A))
                 sd_order = [first, first.other]
             player = sd_order[sd_turn % 2]
-            if player not in players:
+            if _duet_role(player, "guesser") not in seats:
                 player = player.other
-            if player not in players:
-                raise _Fault(None, "sudden death player order (engine state)")
             sd_turn += 1
             role = _duet_role(player, "guesser")
             word = table.guess(role, game.guesser_view(player), True)
             if word is None:
-                _apply(role, "sudden-death pass", lambda: game.sudden_death_pass(player))
+                _apply(role, "sudden-death pass", lambda: game.apply(role, Pass()))
             else:
-                _apply(role, f"sudden-death guess {word!r}", lambda: game.sudden_death_guess(player, word))
-        else:
-            raise _Fault(None, f"unexpected phase {phase} (engine state)")
+                _apply(role, f"sudden-death guess {word!r}", lambda: game.apply(role, Guess(word)))
     raise _Fault(None, f"game did not end within {_MAX_STEPS} moves")
 
 
