@@ -271,3 +271,14 @@ def test_a_word_that_merely_shares_letters_with_a_card_is_no_typo():
     assert "Did you mean" not in str(exc.value)
     with pytest.raises(InputError, match="Did you mean DIARY"):
         match_card("dairy", cards, set(cards))
+
+
+def test_a_sharp_s_card_is_named_as_it_is_shown_and_as_it_is_written():
+    # FUßBALL is shown upper-cased as FUSSBALL: that spelling, its start and fußball all name it
+    # (a German playtest was told "'FUSSBALL' is not a card. Did you mean FUSSBALL?").
+    cards = ["fußball", "straße", "fuchs"]
+    for typed in ("FUSSBALL", "fussball", "Fußball", "fußb", "FUSSB"):
+        assert match_card(typed, cards, cards) == "fußball"
+    assert match_card("STRASSE", cards, cards) == "straße"
+    with pytest.raises(InputError, match="ambiguous"):
+        match_card("fu", cards, cards)

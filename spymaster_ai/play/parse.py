@@ -41,8 +41,11 @@ class InputError(ValueError):
 
 
 def _key(text: str) -> str:
-    """Comparable form: lower case, hyphens/underscores/plus signs as spaces, single spaces."""
-    return normalise_word(re.sub(r"[-_+]", " ", str(text)))
+    """Comparable form: case-folded, hyphens/underscores/plus signs as spaces, single spaces.
+
+    Case folding, not lower case: a card FUßBALL is shown as FUSSBALL (str.upper), so that
+    spelling, and fußball, must both name it."""
+    return normalise_word(re.sub(r"[-_+]", " ", str(text))).casefold()
 
 
 def command_of(text: str) -> Optional[str]:
