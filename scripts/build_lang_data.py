@@ -58,7 +58,7 @@ CARDS = 400
 CLUES = 12_000
 MIN_CARD_ZIPF = 2.5
 # Translation pairs: the two words' emoji sets overlap at least this much (Jaccard).
-MIN_JACCARD = 0.5
+MIN_JACCARD = 0.4
 _DE_LETTERS = re.compile(r"[a-zäöüß]+")
 _FA_LETTERS = re.compile(f"[\u0621-\u063a\u0641-\u064a\u067e\u0686\u0698\u06a9\u06af\u06cc\u0622{ZWNJ}]+")
 _VI_SYLLABLE = re.compile(r"[a-zàáảãạăằắẳẵặâầấẩẫậđèéẻẽẹêềếểễệìíỉĩịòóỏõọôồốổỗộơờớởỡợùúủũụưừứửữựỳýỷỹỵ]+")
@@ -232,14 +232,15 @@ def vietnamese(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, 
 
 
 def persian_lexicon(wheel: Path) -> dict[str, set[str]]:
-    """hazm's lexicon: key (normalised, ZWNJ dropped) -> its tags (N, AJ, ADV, PL...)."""
+    """hazm's lexicon: key (normalised, ZWNJ dropped) -> its tags (N, AJ, ADV, PL...; empty
+    for the many words hazm lists untagged, such as "ماهی", fish)."""
     with zipfile.ZipFile(wheel) as zf:
         text = zf.read("hazm/data/words.dat").decode("utf-8")
     out: dict[str, set[str]] = defaultdict(set)
     for line in text.splitlines():
         parts = line.split("\t")
-        if len(parts) == 3 and parts[2] and parts[2] != "0":
-            out[fa_key(parts[0])].update(parts[2].split(","))
+        if len(parts) == 3:
+            out[fa_key(parts[0])].update(t for t in parts[2].split(",") if t != "0")
     return out
 
 
@@ -267,6 +268,19 @@ def persian(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str
             if len(clues) == CLUES:
                 break
     return cards, clues
+
+
+def write_persian_lexicon(wheel: Path, out: Path) -> None:
+    """The checker's Persian lexicon (hazm, MIT): the key of every word hazm tags as a content
+    word or that wordfreq has seen, and whether hazm lists it as a plural, to tell a lemma
+    ("باران", rain) from a suffixed form ("کتابها")."""
+    lexicon = persian_lexicon(wheel)
+    rows = [f"{key}\t{'PL' if 'PL' in tags else 'L' if tags else ''}" for key, tags in sorted(lexicon.items())
+            if _FA_LETTERS.fullmatch(key)
+            and (tags & {"N", "AJ", "ADV"} or (not tags and zipf_frequency(key, "fa") >= 1.0))]
+    (out / "lexicon_fa.tsv").write_text(header("fa", "hazm's content words (key; PL plural, L tagged content word, empty untagged)")
+                                        + "\n".join(rows) + "\n", encoding="utf-8")
+    print(f"fa: {len(rows)} lexicon words")
 
 
 # -- output -------------------------------------------------------------------------------------
@@ -316,7 +330,9 @@ def main() -> None:
             elif lang == "vi":
                 cards, clues = vietnamese(node_modules, words)
             else:
-                cards, clues = persian(node_modules, words, args.hazm_wheel or hazm_wheel(Path(tmp)))
+                wheel = args.hazm_wheel or hazm_wheel(Path(tmp))
+                cards, clues = persian(node_modules, words, wheel)
+                write_persian_lexicon(wheel, args.out)
             write(lang, cards, clues, translations(english, words), args.out)
 
 
