@@ -192,6 +192,38 @@ def canonical_name(name: str) -> str:
     return name.lower()
 
 
+# Built-in models that read German, Vietnamese and Persian (multilingual-e5-small). The
+# others were trained on English only: they are refused on other boards (see
+# check_language_model). A user's own model (model:PATH, vectors:PATH) is taken on trust.
+MULTILINGUAL = frozenset({"e5small"})
+
+
+def check_language_model(name: str, lang: str) -> None:
+    """EmbeddingError when ``name`` cannot play in ``lang``: an English-only model on a
+    German, Vietnamese or Persian board would score words it has never seen."""
+    if lang == "en":
+        return
+    from ..rules.lang.words import LANGUAGES, check_language
+
+    try:
+        check_language(lang)
+    except ValueError as exc:
+        raise EmbeddingError(str(exc)) from exc
+    canonical = canonical_name(name)
+    prefix, sep, rest = canonical.partition(":")
+    if sep and prefix in ("ensemble", "consensus"):
+        for part in rest.split("+"):
+            if part:
+                check_language_model(part, lang)
+        return
+    if sep and prefix in ("vectors", "model"):
+        return
+    if canonical not in MULTILINGUAL:
+        raise EmbeddingError(
+            f"embedding {canonical!r} reads English only and cannot play a {LANGUAGES[lang]} board; "
+            f"multilingual models: {', '.join(sorted(MULTILINGUAL))}")
+
+
 def check_embedding_name(name: str) -> str:
     """The canonical name, or EmbeddingError when no backend could ever load it (an unknown
     built-in, an empty path): a spec's typo fails before any model is loaded. A missing file
@@ -222,7 +254,7 @@ def _build(name: str, vocabulary: Vocabulary, vocab_size: int) -> Embedding:
             raise EmbeddingError(f"{prefix}: needs at least two models, e.g. {prefix}:minilm+glove50")
         if len(set(parts)) != len(parts):
             raise EmbeddingError(f"{prefix}: a model is listed twice in {rest}")
-        members = [load_embedding(part, vocab_size=vocab_size) for part in parts]
+        members = [load_embedding(part, vocab_size=vocab_size, lang=vocabulary.lang) for part in parts]
         return EnsembleEmbedding(members, mode=prefix)
     if sep and prefix == "vectors":
         from .keyed_vectors import load_vectors_file
@@ -255,23 +287,30 @@ def _build(name: str, vocabulary: Vocabulary, vocab_size: int) -> Embedding:
         raise EmbeddingError(f"embedding {name!r} cannot import {exc.name or exc}: {builtin.install}") from exc
 
 
-def load_embedding(name: str = DEFAULT_EMBEDDING, *, vocab_size: int | None = None) -> Embedding:
+def load_embedding(name: str = DEFAULT_EMBEDDING, *, vocab_size: int | None = None, lang: str = "en",
+                   english_only_ok: bool = False) -> Embedding:
     """The backend called ``name``, loaded on first use and shared within the process.
 
     ``vocab_size`` sets the clue vocabulary (default 30,000, or ``$SPYMASTER_AI_VOCAB_SIZE``);
-    tests pass a small one. Raises EmbeddingError for an unknown name, a missing package
-    (the message holds the pip command) or an unreadable file.
+    tests pass a small one. ``lang`` (de, vi, fa) gives it that language's clue vocabulary;
+    an English-only model is refused there (:func:`check_language_model`) unless
+    ``english_only_ok`` (the measurement of what such a model does: experiments/lang_selfplay.py).
+    Raises EmbeddingError for an unknown name, a missing package (the message holds the pip
+    command) or an unreadable file.
     """
     canonical = canonical_name(name)
+    if not english_only_ok:
+        check_language_model(canonical, lang)
     try:
-        vocabulary = load_vocabulary(vocab_size)
+        vocabulary = load_vocabulary(vocab_size, lang)
     except ValueError as exc:
         raise EmbeddingError(str(exc)) from exc
-    key = (canonical, len(vocabulary))
+    key = (canonical, len(vocabulary)) if lang == "en" else (canonical, len(vocabulary), lang)
     with _lock:
         embedding = _loaded.get(key)
         if embedding is None:
             embedding = _build(canonical, vocabulary, len(vocabulary))
+            embedding.lang = vocabulary.lang
             _loaded[key] = embedding
     return embedding
 
