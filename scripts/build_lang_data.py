@@ -148,6 +148,29 @@ def translations(english: tuple[dict[str, list[str]], dict[str, str]],
     return out
 
 
+def distinct(lang: str, ranked: list[str], n: int = CARDS) -> list[str]:
+    """The first ``n`` of ``ranked`` that are no form of a card kept before them, nor a part of
+    one, nor built on one (no XE beside XE MÁY, no SCHNEE beside SCHNEEMANN): such a pair
+    would leave the spymaster no clue for either. Two compounds sharing a part (CÁ MẬP, CÁ
+    HEO) may both be cards, as in English (HORSESHOE, SNOWSHOE)."""
+    from spymaster_ai.rules.lang.checks import analyse
+
+    kept: list[str] = []
+    forms: set[str] = set()
+    parts: set[str] = set()
+    for word in ranked:
+        w = analyse(lang, word)
+        mine = w.forms | {w.key}
+        if not mine.isdisjoint(forms | parts) or not w.parts.isdisjoint(forms):
+            continue
+        kept.append(word)
+        forms |= mine
+        parts |= w.parts
+        if len(kept) == n:
+            break
+    return kept
+
+
 def stopwords(node_modules: Path, lang: str) -> set[str]:
     data = json.loads((node_modules / "stopwords-iso" / "stopwords-iso.json").read_text(encoding="utf-8"))
     return {normalise(lang, w) for w in data[lang]}
@@ -174,7 +197,7 @@ def german(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str]
     keywords = sorted(w for w in named_things(*words) if _DE_LETTERS.fullmatch(w))
     scored = [(zipf_frequency(w, "de"), w) for w in keywords
               if len(w) >= 3 and w not in stop and is_noun(w) and zipf_frequency(w, "de") >= MIN_CARD_ZIPF]
-    cards = [w for _, w in sorted(scored, key=lambda t: (-t[0], t[1]))[:CARDS]]
+    cards = distinct("de", [w for _, w in sorted(scored, key=lambda t: (-t[0], t[1]))])
     clues = []
     for w in top_n_list("de", 80_000):
         w = normalise("de", w)
@@ -211,8 +234,10 @@ def vietnamese(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, 
                 and w not in stop)
 
     def is_noun(w: str) -> bool:
-        tags = pos_tag(w)
-        return len(tags) == 1 and tags[0][0].lower() == w and tags[0][1] in ("N", "Nc")
+        # In a carrier sentence ("This is X .") the tagger keeps a word of several syllables
+        # whole; alone it often splits it or reads it as a numeral.
+        tags = pos_tag(f"Đây là {w} .")[2:-1]
+        return " ".join(t.lower() for t, _ in tags) == w and all(tag in ("N", "Nc") for _, tag in tags)
 
     def best(keywords: set[str]) -> list[str]:
         scored = [(zipf_frequency(w, "vi"), w) for w in sorted(keywords)
@@ -221,8 +246,8 @@ def vietnamese(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, 
 
     # Vietnamese names are short ("táo", "mặt cún"): too few named things, so the other
     # keywords of concrete emoji fill the list after them.
-    cards = best(named_things(*words))[:CARDS]
-    cards += [w for w in best(named_things(*words, names_only=False)) if w not in cards][:CARDS - len(cards)]
+    named = best(named_things(*words))
+    cards = distinct("vi", named + [w for w in best(named_things(*words, names_only=False)) if w not in named])
     ranked = sorted((w for w in viet_dictionary("Viet11K") if is_word(w)), key=lambda w: (-zipf_frequency(w, "vi"), w))
     clues = [w for w in ranked if len(w) > 1][:CLUES]
     return cards, clues
@@ -256,7 +281,7 @@ def persian(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str
     keywords = sorted(w for w in named_things(*words) if _FA_LETTERS.fullmatch(w))
     scored = [(zipf_frequency(w, "fa"), w) for w in keywords
               if len(fa_key(w)) >= 2 and w not in stop and is_noun(w) and zipf_frequency(w, "fa") >= MIN_CARD_ZIPF]
-    cards = [w for _, w in sorted(scored, key=lambda t: (-t[0], t[1]))[:CARDS]]
+    cards = distinct("fa", [w for _, w in sorted(scored, key=lambda t: (-t[0], t[1]))])
     clues, seen = [], set()
     for w in top_n_list("fa", 120_000):
         w = normalise("fa", w)
