@@ -22,6 +22,7 @@ Messages are in English and name the rule and the board word as written.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from wordfreq import zipf_frequency
@@ -71,11 +72,16 @@ def analyse(lang: str, text: str) -> LangWord:
 
 def _english_roots(word: LangWord) -> frozenset[str]:
     """What a Latin-letter clue means as English: its English roots ("apples" -> apple)."""
-    if not _LATIN.fullmatch(word.shown):
+    return _english_roots_of(word.shown)
+
+
+@lru_cache(maxsize=1 << 17)
+def _english_roots_of(shown: str) -> frozenset[str]:
+    if not _LATIN.fullmatch(shown):
         return frozenset()
     from ..legality.analysis import _analyse
 
-    return _analyse(word.shown).roots | {word.shown}
+    return _analyse(shown).roots | {shown}
 
 
 def _board_violation(lang: str, clue: LangWord, cards: Sequence[tuple[str, LangWord]]) -> Verdict | None:
@@ -136,6 +142,7 @@ def _foreign(lang: str, clue: LangWord) -> Verdict | None:
                    f"(foreign words are legal only if they are)")
 
 
+@lru_cache(maxsize=1 << 17)
 def _read_clue(lang: str, clue: str) -> LangWord | Verdict:
     text = normalise(lang, clue)
     if re.fullmatch(r"\d+", text):
@@ -180,15 +187,17 @@ def legal_mask_in(lang: str, candidates: Sequence[str], visible: Sequence[str], 
     """``legal_mask`` for a German, Vietnamese or Persian board: the board is read once, and a
     candidate that touches no card's key, form or part is checked by set lookups only."""
     cards = _cards(lang, visible)
-    keys = {c.key for _, c in cards}
-    touch = set().union(*(c.forms | c.parts for _, c in cards)) if cards else set()
+    touch = frozenset().union(*(c.keys for _, c in cards)) if cards else frozenset()
+    table = translations(lang)
+    english = frozenset().union(*(table.get(c.shown, frozenset()) for _, c in cards)) if cards else frozenset()
+    positions = POSITION_WORDS[lang]
     out = []
     for raw in candidates:
-        read = _read_clue(lang, raw)
+        read = _read_clue(lang, str(raw))
         if isinstance(read, Verdict):
             out.append(False)
-        elif (read.key not in keys and (read.forms | read.parts).isdisjoint(touch) and read.one_word
-              and not _english_roots(read) and read.shown not in POSITION_WORDS[lang]):
+        elif (read.keys.isdisjoint(touch) and read.one_word and read.shown not in positions
+              and _english_roots(read).isdisjoint(english) and (read.known or not _LATIN.fullmatch(read.shown))):
             out.append(True)
         else:
             out.append(_violation(lang, read, cards, options, None) is None)

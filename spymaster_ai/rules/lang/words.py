@@ -9,7 +9,7 @@ word's forms and parts, but the checker compares them all the same way (:mod:`.c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 
 LANGUAGES: dict[str, str] = {"en": "English", "de": "German", "vi": "Vietnamese", "fa": "Persian"}
@@ -42,6 +42,11 @@ class LangWord:
     english: frozenset[str] = frozenset()
     spelling: str = ""  # the key with spelling folded (ß/ss, umlauts, tone-mark placement)
     number: int | None = None
+
+    @cached_property
+    def keys(self) -> frozenset[str]:
+        """Everything a board word could meet this word by: its key, forms and parts."""
+        return frozenset({self.key}) | self.forms | self.parts
 
 
 def _data_lines(name: str) -> list[str]:
