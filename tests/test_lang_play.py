@@ -134,3 +134,9 @@ def test_play_settings_deal_the_language_and_save_it() -> None:
     assert persian.spec_for("b_spymaster").startswith("e5small")
     with pytest.raises(SettingsError, match="English captions only"):
         PlaySettings(mode="pictures", seed=1, lang="de")
+
+
+def test_use3_plays_german_and_is_refused_where_it_was_not_trained() -> None:
+    assert make_spymaster("use3:lang=de", load=False)
+    with pytest.raises(AgentSpecError, match="'use3' was not trained on Vietnamese .* use e5small"):
+        make_guesser("use3:lang=vi", load=False)

