@@ -126,13 +126,18 @@ def _embedding(name: str, lang: str = "en") -> Any:
             except ImportError as exc:  # pragma: no cover - the embeddings package is part of the project
                 raise AgentSpecError(f"embeddings unavailable: {exc}") from exc
             try:
-                _LOADED[key] = load_embedding(name, lang=lang)
+                _LOADED[key] = load_embedding(name) if lang == "en" else load_embedding(name, lang=lang)
             except Exception as exc:  # EmbeddingError: unknown name, missing package (with pip command)
                 message = str(exc) or f"cannot load embedding {name!r}"
                 if message.startswith("unknown embedding"):  # perhaps a mistyped agent name
                     message += f"; agents: {', '.join(_ROLE_ONLY)}, any embedding name, or package.module:ClassName"
                 raise AgentSpecError(message) from exc
         return _LOADED[key]
+
+
+def _model(name: str, lang: str) -> Any:
+    """``_embedding`` for a board's language (English calls it exactly as before)."""
+    return _embedding(name) if lang == "en" else _embedding(name, lang)
 
 
 def _partner(value: Any, lang: str = "en") -> Any:
@@ -142,11 +147,11 @@ def _partner(value: Any, lang: str = "en") -> Any:
     if not isinstance(value, str):
         raise AgentSpecError(f"partner: expected embedding names, got {value!r}")
     if value.split(":")[0] in _COMPOSITE:
-        return _embedding(value, lang)
+        return _model(value, lang)
     names = [n.strip() for n in value.split("+")]
     if not all(names):
         raise AgentSpecError(f"partner: empty model name in {value!r}")
-    return [_embedding(n, lang) for n in names]
+    return [_model(n, lang) for n in names]
 
 
 def add_language(spec: str, lang: str) -> str:
@@ -442,7 +447,7 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
         _check_languages(spec, [str(own or DEFAULT_EMBEDDING)], lang)
         if not load:
             return ClosestCardSpymaster
-        return _build(ClosestCardSpymaster, spec, (_embedding(str(own or DEFAULT_EMBEDDING), lang),), checked)
+        return _build(ClosestCardSpymaster, spec, (_model(str(own or DEFAULT_EMBEDDING), lang),), checked)
     exclude = params.pop("exclude", None)
     if exclude is not None and name != "robust":
         raise AgentSpecError(f"agent spec {spec!r}: only 'robust' takes exclude")
@@ -459,7 +464,7 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
     _check_languages(spec, names, lang)
     if not load:
         return EmbeddingSpymaster
-    emb = _embedding(str(own or DEFAULT_EMBEDDING) if name == "robust" else name, lang)
+    emb = _model(str(own or DEFAULT_EMBEDDING) if name == "robust" else name, lang)
     checked.setdefault("backward_strength", BACKWARD_STRENGTH)
     checked.setdefault("assassin_backward", ASSASSIN_BACKWARD)
     checked.setdefault("duet_backward_strength", DUET_BACKWARD_STRENGTH)
@@ -496,7 +501,7 @@ def make_guesser(spec: str, *, load: bool = True) -> Guesser:
     _check_languages(spec, [name], lang)
     if not load:
         return EmbeddingGuesser
-    return _build(EmbeddingGuesser, spec, (_embedding(name, lang),), checked)
+    return _build(EmbeddingGuesser, spec, (_model(name, lang),), checked)
 
 
 def describe(spec: str) -> Optional[str]:
