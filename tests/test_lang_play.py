@@ -140,3 +140,16 @@ def test_use3_plays_german_and_is_refused_where_it_was_not_trained() -> None:
     assert make_spymaster("use3:lang=de", load=False)
     with pytest.raises(AgentSpecError, match="'use3' was not trained on Vietnamese .* use e5small"):
         make_guesser("use3:lang=vi", load=False)
+
+
+def test_use3_reads_german_words_alike_in_any_batch() -> None:
+    import numpy as np
+
+    from spymaster_ai.embeddings import load_embedding
+
+    model = load_embedding("use3", lang="de")
+    assert model.lang == "de" and len(model.clue_vocabulary()) == 300
+    alone = model.vectors(["hund"])
+    assert np.array_equal(alone, model.vectors(["katze", "hund", "mond"])[1:2])
+    sims = model.similarity(["hund", "tisch"], ["katze", "stuhl"])
+    assert sims.shape == (2, 2) and sims[0, 0] > sims[0, 1] and sims[1, 1] > sims[1, 0]
