@@ -18,7 +18,15 @@ import numpy as np
 from ..rules.moves import Clue
 from ..views import SpymasterView
 from .legal_clues import LegalClueMask, is_legal
-from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel, cannot_read, clue_candidates, lemmas, zipf_prior
+from .vocabulary import (
+    DEFAULT_MIN_ZIPF,
+    SimilarityModel,
+    cannot_read,
+    clue_candidates,
+    lemmas,
+    model_language,
+    zipf_prior,
+)
 
 
 def _spread(model: SimilarityModel, sims: np.ndarray) -> float:
@@ -72,7 +80,7 @@ class BoardMatrices:
                 self.sims_sq.append(sq)
                 self.spreads.append(spread)
         self.index = [done[id(m)] for m in models]
-        self.legal = LegalClueMask(vocab, visible)
+        self.legal = LegalClueMask(vocab, visible, model_language(models[0]))
         self.unreadable = frozenset(w for w in words if any(cannot_read(m, w) for m in models))
 
     def sim(self, k: int) -> np.ndarray:
@@ -135,6 +143,9 @@ class ClueVocabularyAgent:
             raise ValueError(f"vocabulary_size must be positive, got {vocabulary_size}")
         self.embedding = embedding
         self.partners = list(partners)
+        self.lang = model_language(embedding)
+        if any(model_language(p) != self.lang for p in self.partners):
+            raise ValueError(f"partner models of another language than the spymaster's own ({self.lang})")
         self.vocabulary_size = vocabulary_size
         self.min_zipf = min_zipf
         self.hub_correction = bool(hub_correction)
@@ -154,9 +165,9 @@ class ClueVocabularyAgent:
             self._vocab_index = {w: i for i, w in enumerate(self._vocab)}
             self._by_lemma = {}
             for i, w in enumerate(self._vocab):
-                for lemma in lemmas(w):
+                for lemma in lemmas(w, self.lang):
                     self._by_lemma.setdefault(lemma, []).append(i)
-            self._prior = zipf_prior(self._vocab)
+            self._prior = zipf_prior(self._vocab, lang=self.lang)
         return self._vocab
 
     def _matrices(self, view: SpymasterView) -> BoardMatrices:
@@ -175,13 +186,13 @@ class ClueVocabularyAgent:
             i = self._vocab_index.get(word)
             if i is not None:
                 out[i] = True
-            for lemma in lemmas(word):
+            for lemma in lemmas(word, self.lang):
                 out[self._by_lemma.get(lemma, [])] = True
         return out
 
     def _emit(self, clues: Sequence[Clue], view: SpymasterView) -> Clue:
         """The first clue the single-clue checker also accepts (a guard on the batch mask)."""
         for clue in clues:
-            if is_legal(clue, view.visible):
+            if is_legal(clue, view.visible, self.lang):
                 return clue
         raise RuntimeError("no legal clue left in the vocabulary for this board")

@@ -20,7 +20,7 @@ import numpy as np
 from ..views import ClueHistoryEntry, GuesserView
 from .duet_clock import DUET_GREENS, black_cost_in_greens
 from .duet_prior import partner_side_probabilities
-from .vocabulary import SimilarityModel, cannot_read, is_clue_shaped
+from .vocabulary import SimilarityModel, cannot_read, is_clue_shaped, model_language
 
 # Unconditional partner-side rates on a full Duet board (RULES.md §3): 9 green, 3 black of 25.
 _BASE_GREEN, _BASE_BLACK = 9 / 25, 3 / 25
@@ -160,7 +160,8 @@ class EmbeddingGuesser:
     def _reference(self) -> tuple[str, ...]:
         """The common words that measure how close each card is to words in general."""
         if self._reference_words is None:
-            vocab = [w for w in self.embedding.clue_vocabulary() if is_clue_shaped(w)]
+            lang = model_language(self.embedding)
+            vocab = [w for w in self.embedding.clue_vocabulary() if is_clue_shaped(w, lang)]
             self._reference_words = tuple(vocab[: self.hub_reference])
         return self._reference_words
 

@@ -12,28 +12,33 @@ from typing import Sequence
 
 import numpy as np
 
-from ..rules.legality import check_clue
+from ..rules.legality import LegalityOptions, check_clue
 from ..rules.legality import legal_mask as _legal_mask
 from ..rules.moves import Clue
 
 
-def legal_mask(candidates: Sequence[str], visible: Sequence[str]) -> np.ndarray:
+def _options(lang: str) -> LegalityOptions | None:
+    return None if lang == "en" else LegalityOptions(lang=lang)
+
+
+def legal_mask(candidates: Sequence[str], visible: Sequence[str], lang: str = "en") -> np.ndarray:
     """Boolean array: True where the checker allows the candidate with these cards visible."""
-    return np.asarray(_legal_mask(list(candidates), list(visible)), dtype=bool)
+    return np.asarray(_legal_mask(list(candidates), list(visible), _options(lang)), dtype=bool)
 
 
-def is_legal(clue: Clue, visible: Sequence[str]) -> bool:
+def is_legal(clue: Clue, visible: Sequence[str], lang: str = "en") -> bool:
     """The single-clue verdict (count included), a final guard on the clue an agent emits."""
-    return bool(check_clue(clue.word, list(visible), count=clue.count).legal)
+    return bool(check_clue(clue.word, list(visible), _options(lang), count=clue.count).legal)
 
 
 class LegalClueMask:
     """The legality of a fixed candidate list on one board, as cards get covered."""
 
-    def __init__(self, candidates: Sequence[str], visible: Sequence[str]) -> None:
+    def __init__(self, candidates: Sequence[str], visible: Sequence[str], lang: str = "en") -> None:
+        self.lang = lang
         self.candidates = tuple(candidates)
         self._visible = frozenset(visible)
-        self._mask = legal_mask(self.candidates, sorted(self._visible))
+        self._mask = legal_mask(self.candidates, sorted(self._visible), lang)
 
     def mask(self, visible: Sequence[str]) -> np.ndarray:
         """The mask for ``visible`` (read-only view; recomputed only where it can change)."""
@@ -42,10 +47,10 @@ class LegalClueMask:
             if now <= self._visible:
                 refused = np.flatnonzero(~self._mask)
                 if refused.size:
-                    again = legal_mask([self.candidates[i] for i in refused], sorted(now))
+                    again = legal_mask([self.candidates[i] for i in refused], sorted(now), self.lang)
                     self._mask[refused] = again
             else:  # cards came back (a different board): start over
-                self._mask = legal_mask(self.candidates, sorted(now))
+                self._mask = legal_mask(self.candidates, sorted(now), self.lang)
             self._visible = now
         out = self._mask.view()
         out.flags.writeable = False

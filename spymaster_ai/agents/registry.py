@@ -123,36 +123,74 @@ _CHECKED: set[tuple[str, str]] = set()  # isolated specs a child process has che
 _LOCK = threading.Lock()
 
 
-def _embedding(name: str) -> Any:
-    """Load an embedding once per process (spymaster and guesser share the model)."""
+def _embedding(name: str, lang: str = "en") -> Any:
+    """Load an embedding once per process (spymaster and guesser share the model); ``lang``:
+    its clue vocabulary's language (an English-only model is refused on other boards)."""
+    key = name if lang == "en" else f"{name}@{lang}"
     with _LOCK:
-        if name not in _LOADED:
+        if key not in _LOADED:
             try:
                 from ..embeddings import load_embedding
             except ImportError as exc:  # pragma: no cover - the embeddings package is part of the project
                 raise AgentSpecError(f"embeddings unavailable: {exc}") from exc
             try:
-                _LOADED[name] = load_embedding(name)
+                _LOADED[key] = load_embedding(name) if lang == "en" else load_embedding(name, lang=lang)
             except Exception as exc:  # EmbeddingError: unknown name, missing package (with pip command)
                 message = str(exc) or f"cannot load embedding {name!r}"
                 if message.startswith("unknown embedding"):  # perhaps a mistyped agent name
                     message += f"; agents: {', '.join(_ROLE_ONLY)}, any embedding name, or package.module:ClassName"
                 raise AgentSpecError(message) from exc
-        return _LOADED[name]
+        return _LOADED[key]
 
 
-def _partner(value: Any) -> Any:
+def _model(name: str, lang: str) -> Any:
+    """``_embedding`` for a board's language (English calls it exactly as before)."""
+    return _embedding(name) if lang == "en" else _embedding(name, lang)
+
+
+def _partner(value: Any, lang: str = "en") -> Any:
     """``glove50+mpnet`` -> two models (score averaged); ``ensemble:a+b`` -> one; ``self`` -> own."""
     if value is None or (isinstance(value, str) and value.lower() in ("self", "own", "mirror")):
         return None
     if not isinstance(value, str):
         raise AgentSpecError(f"partner: expected embedding names, got {value!r}")
     if value.split(":")[0] in _COMPOSITE:
-        return _embedding(value)
+        return _model(value, lang)
     names = [n.strip() for n in value.split("+")]
     if not all(names):
         raise AgentSpecError(f"partner: empty model name in {value!r}")
-    return [_embedding(n) for n in names]
+    return [_model(n, lang) for n in names]
+
+
+def add_language(spec: str, lang: str) -> str:
+    """``spec`` with ``lang=...`` added (the sim's way to put an agent on another language's
+    board); a spec that already names a language keeps it, and a custom class is unchanged."""
+    name, params = parse_spec(spec)
+    if lang == "en" or "lang" in params or _is_custom(name):
+        return spec
+    return f"{spec},lang={lang}" if params else f"{spec}:lang={lang}"
+
+
+def _language(spec: str, params: dict[str, Any]) -> str:
+    """The ``lang`` parameter of a spec (the sim adds it for boards in other languages)."""
+    from ..rules.lang import check_language
+
+    lang = str(params.pop("lang", "en"))
+    try:
+        return check_language(lang)
+    except ValueError as exc:
+        raise AgentSpecError(f"agent spec {spec!r}: {exc}") from exc
+
+
+def _check_languages(spec: str, names: list[str], lang: str) -> None:
+    """Refuse an English-only model on another language's board before anything loads."""
+    from ..embeddings.registry import EmbeddingError, check_language_model
+
+    for name in names:
+        try:
+            check_language_model(name, lang)
+        except EmbeddingError as exc:
+            raise AgentSpecError(f"agent spec {spec!r}: {exc}") from exc
 
 
 def _partner_names(value: Any) -> list[str]:
@@ -371,8 +409,11 @@ def _llm(role: str, spec: str, params: dict[str, Any], load: bool) -> Any:
     return agent if load else cls
 
 
-def _human(role: str, spec: str, params: dict[str, Any], load: bool) -> Any:
+def _human(role: str, spec: str, params: dict[str, Any], load: bool, lang: str = "en") -> Any:
     """The agents for people (``spymaster_ai.agents.human``), on the process's shared reader."""
+    if lang != "en":
+        raise AgentSpecError(f"agent spec {spec!r}: the human agents' reader is fitted to English play only; "
+                             "on other boards use e5small")
     from .human import HumanGuesser, HumanSpymaster, shared_reader
 
     cls, other = (HumanSpymaster, HumanGuesser) if role == "spymaster" else (HumanGuesser, HumanSpymaster)
@@ -443,8 +484,9 @@ def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = No
     from .spymaster import EmbeddingSpymaster
 
     _wrong_role(name, spec, "spymaster")
+    lang = _language(spec, params)
     if name == "human":
-        return _human("spymaster", spec, params, load)
+        return _human("spymaster", spec, params, load, lang)
     if name == "llm":
         return _llm("spymaster", spec, params, load)
     own = params.pop("embedding", None)
@@ -456,9 +498,10 @@ def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = No
             raise AgentSpecError(f"agent spec {spec!r}: the closest-card spymaster takes no partner")
         checked = _check(ClosestCardSpymaster, spec, params, coerce=True)
         _check_names(spec, [str(own or DEFAULT_EMBEDDING)])
+        _check_languages(spec, [str(own or DEFAULT_EMBEDDING)], lang)
         if not load:
             return ClosestCardSpymaster
-        return _build(ClosestCardSpymaster, spec, (_embedding(str(own or DEFAULT_EMBEDDING)),), checked)
+        return _build(ClosestCardSpymaster, spec, (_model(str(own or DEFAULT_EMBEDDING), lang),), checked)
     exclude = params.pop("exclude", None)
     if exclude is not None and name != "robust":
         raise AgentSpecError(f"agent spec {spec!r}: only 'robust' takes exclude")
@@ -468,12 +511,14 @@ def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = No
         own, partner = _without(spec, str(exclude), own, partner)
     if name == "robust":
         partner = DEFAULT_PARTNER if partner is None else partner
-        _check_names(spec, [str(own or DEFAULT_EMBEDDING), *_partner_names(partner)])
+        names = [str(own or DEFAULT_EMBEDDING), *_partner_names(partner)]
     else:
-        _check_names(spec, [name, *_partner_names(partner)])
+        names = [name, *_partner_names(partner)]
+    _check_names(spec, names)
+    _check_languages(spec, names, lang)
     if not load:
         return EmbeddingSpymaster
-    emb = _embedding(str(own or DEFAULT_EMBEDDING) if name == "robust" else name)
+    emb = _model(str(own or DEFAULT_EMBEDDING) if name == "robust" else name, lang)
     checked.setdefault("backward_strength", BACKWARD_STRENGTH)
     checked.setdefault("assassin_backward", ASSASSIN_BACKWARD)
     checked.setdefault("duet_backward_strength", DUET_BACKWARD_STRENGTH)
@@ -482,7 +527,7 @@ def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = No
     if name == "robust":
         checked.setdefault("memory_weight", MEMORY_WEIGHT)
         checked.setdefault("duet_memory_weight", DUET_MEMORY_WEIGHT)
-    return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
+    return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner, lang))
 
 
 def make_guesser(spec: str, *, load: bool = True, isolate: Optional[bool] = None) -> Guesser:
@@ -498,8 +543,9 @@ def make_guesser(spec: str, *, load: bool = True, isolate: Optional[bool] = None
     from .spymaster import EmbeddingSpymaster
 
     _wrong_role(name, spec, "guesser")
+    lang = _language(spec, params)
     if name == "human":
-        return _human("guesser", spec, params, load)
+        return _human("guesser", spec, params, load, lang)
     if name == "llm":
         return _llm("guesser", spec, params, load)
     if name == "random":
@@ -510,9 +556,10 @@ def make_guesser(spec: str, *, load: bool = True, isolate: Optional[bool] = None
     checked = _check(EmbeddingGuesser, spec, params, coerce=True, other_role=("spymaster", EmbeddingSpymaster))
     _check_values(EmbeddingGuesser, spec, checked)
     _check_names(spec, [name])
+    _check_languages(spec, [name], lang)
     if not load:
         return EmbeddingGuesser
-    return _build(EmbeddingGuesser, spec, (_embedding(name),), checked)
+    return _build(EmbeddingGuesser, spec, (_model(name, lang),), checked)
 
 
 def describe(spec: str) -> Optional[str]:

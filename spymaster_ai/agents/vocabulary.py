@@ -44,21 +44,34 @@ def cannot_read(model: SimilarityModel, word: str) -> bool:
     return bool(check(word)) if callable(check) else False
 
 
-def is_clue_shaped(word: str) -> bool:
-    """A plain lower-case ASCII word of two letters or more.
+def is_clue_shaped(word: str, lang: str = "en") -> bool:
+    """A plain lower-case ASCII word of two letters or more (other languages: letters of any
+    script, with the spaces of a Vietnamese word and the ZWNJ of a Persian one).
 
     Single letters and digits are never clues (RULES.md §4.5). Stop words are the
     vocabulary's business (``spymaster_ai.embeddings`` filters its shared clue vocabulary).
     """
+    if lang != "en":
+        return len(word) >= 2 and word == word.lower() and all(c.isalpha() or c in " \u200c" for c in word)
     return len(word) >= 2 and word.isascii() and word.isalpha() and word.islower()
 
 
+def model_language(model: SimilarityModel) -> str:
+    """The language of a model's clue vocabulary ("en" for models that do not say)."""
+    return str(getattr(model, "lang", "en"))
+
+
 @lru_cache(maxsize=200_000)
-def lemmas(word: str) -> frozenset[str]:
+def lemmas(word: str, lang: str = "en") -> frozenset[str]:
     """Every lemma lemminflect knows for ``word`` (any part of speech), the word itself included.
 
     Two words sharing one ("prototype", "prototypes"; "run", "running") are forms of one word.
+    Other languages: the forms the legality rules give it (rules.lang: lemmas, suffixes, folds).
     """
+    if lang != "en":
+        from ..rules.lang.checks import analyse
+
+        return analyse(lang, word).forms | {word}
     out = {word}
     for forms in getAllLemmas(word).values():
         out.update(forms)
@@ -131,15 +144,17 @@ def clue_candidates(
     """
     if not models:
         raise ValueError("need at least one embedding")
+    lang = model_language(models[0])
     out: list[str] = []
     seen: set[str] = set()
     vocabulary = tuple(models[0].clue_vocabulary())
-    common = common_words(vocabulary, min_zipf) if min_zipf is not None else frozenset()
+    common = common_words(vocabulary, min_zipf) if min_zipf is not None and lang == "en" else frozenset()
     for word in vocabulary:
         word = word.strip()
-        if word in seen or not is_clue_shaped(word):
+        if word in seen or not is_clue_shaped(word, lang):
             continue
-        if min_zipf is not None and word not in common:
+        # Other languages' vocabularies are already common words (scripts/build_lang_data.py).
+        if min_zipf is not None and lang == "en" and word not in common:
             continue
         if all(reads(m, word) for m in models[1:]):
             out.append(word)
@@ -151,11 +166,11 @@ def clue_candidates(
     return tuple(out)
 
 
-def zipf_prior(words: Iterable[str], low: float = 2.5, high: float = 5.5) -> np.ndarray:
+def zipf_prior(words: Iterable[str], low: float = 2.5, high: float = 5.5, lang: str = "en") -> np.ndarray:
     """How common each word is, from 0 (Zipf <= ``low``, rare) to 1 (Zipf >= ``high``).
 
     Common words are the ones a human partner knows and reads the same way; rare words
     that an embedding happens to place well are often misread.
     """
-    z = np.fromiter((zipf_frequency(w, "en") for w in words), dtype=np.float64)
+    z = np.fromiter((zipf_frequency(w, lang) for w in words), dtype=np.float64)
     return np.clip((z - low) / (high - low), 0.0, 1.0).astype(np.float32)

@@ -15,26 +15,46 @@ from typing import Any, Optional
 import typer
 
 from ..rules.cards import normalise_word
-from ..rules.legality import check_clue
+from ..rules.legality import LegalityOptions, check_clue
 from ..rules.moves import Clue
 from ..views import GuesserView, SpymasterView
 from .app import app
 from .errors import BadInput, fail, user_errors
 
 DEFAULT_AGENT = "minilm"
+LangOpt = typer.Option("en", "--lang", metavar="en|de|vi|fa",
+                       help="Board language (its legality rules and clue words; other languages need e5small).")
 
 
-def _words(text: Optional[str], what: str) -> list[str]:
+def _normalise(word: str, lang: str = "en") -> str:
+    """A card or clue as the rules of ``lang`` write it (Persian yeh/kaf, diacritics, ZWNJ)."""
+    if lang == "en":
+        return normalise_word(word)
+    from ..rules.lang.normalise import normalise
+
+    return normalise(lang, word)
+
+
+def _language(lang: str) -> str:
+    from ..rules.lang import check_language
+
+    try:
+        return check_language(lang)
+    except ValueError as exc:
+        raise BadInput(f"--lang: {exc}") from exc
+
+
+def _words(text: Optional[str], what: str, lang: str = "en") -> list[str]:
     if text is None:
         return []
-    words = [normalise_word(w) for w in text.split(",")]
+    words = [_normalise(w, lang) for w in text.split(",")]
     if any(not w for w in words):
         raise BadInput(f"{what}: empty word in {text!r}")
     return words
 
 
-def _board(text: str) -> tuple[str, ...]:
-    words = _words(text, "--board")
+def _board(text: str, lang: str = "en") -> tuple[str, ...]:
+    words = _words(text, "--board", lang)
     if not words:
         raise BadInput("--board: no cards")
     seen: set[str] = set()
@@ -104,7 +124,7 @@ def _unreadable_cards(agent: Any, words: tuple[str, ...], consequence: str, what
     return warnings
 
 
-def _clue_warnings(agent: Any, clue: str, word: str, board: tuple[str, ...], count: int) -> list[str]:
+def _clue_warnings(agent: Any, clue: str, word: str, board: tuple[str, ...], count: int, lang: str = "en") -> list[str]:
     """Why a ranking for ``clue`` may mislead: the rules refuse it on this board (no spymaster
     could give it), or the guesser's models know nothing of it (the ranking is then noise).
 
@@ -114,14 +134,15 @@ def _clue_warnings(agent: Any, clue: str, word: str, board: tuple[str, ...], cou
     from ..embeddings.vocabulary import zipf_frequencies
 
     warnings: list[str] = []
-    verdict = check_clue(clue, board, count=count)
+    options = None if lang == "en" else LegalityOptions(lang=lang)
+    verdict = check_clue(clue, board, options, count=count)
     if not verdict.legal:
         warnings.append(f"the clue is illegal on this board ({verdict.rule}): {verdict.reason}")
     unknown = _unreadable_cards(agent, (word,), "the ranking for it is noise", what="clue")
     models = _models(agent)
-    if not unknown and models and zipf_frequencies([word])[0] == 0:
+    if not unknown and models and zipf_frequencies([word], lang)[0] == 0:
         names = ", ".join(getattr(m, "name", "the model") for m in models)
-        unknown.append(f"{word!r} is in no English word list (wordfreq frequency 0): {names} can read it "
+        unknown.append(f"{word!r} is in no {'English' if lang == 'en' else lang} word list (wordfreq frequency 0): {names} can read it "
                        "only from its spelling, so the ranking for it may mean nothing")
     return warnings + unknown
 
@@ -144,24 +165,26 @@ def clue_cmd(
     top: int = typer.Option(5, "--top", min=1, metavar="N", help="How many clues to show."),
     game: str = typer.Option("classic", "--game", metavar="classic|duet", help="classic or duet (sets the cost of each mistake)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
+    lang: str = LangOpt,
 ) -> None:
     """The best clues for a board: count, targets, score, and the closest bad card."""
     try:
-        from ..agents.registry import make_spymaster
+        from ..agents.registry import add_language, make_spymaster
         from ..agents.spymaster import EmbeddingSpymaster
 
-        words = _board(board)
+        lang = _language(lang)
+        words = _board(board, lang)
         view = _spymaster_view(
             words,
-            _on_board(_words(team, "--team"), words, "--team"),
-            _on_board(_words(opponent, "--opponent"), words, "--opponent"),
-            _on_board(_words(assassin, "--assassin"), words, "--assassin"),
-            _on_board(_words(bystander, "--bystander"), words, "--bystander") if bystander is not None else None,
+            _on_board(_words(team, "--team", lang), words, "--team"),
+            _on_board(_words(opponent, "--opponent", lang), words, "--opponent"),
+            _on_board(_words(assassin, "--assassin", lang), words, "--assassin"),
+            _on_board(_words(bystander, "--bystander", lang), words, "--bystander") if bystander is not None else None,
             _game(game),
         )
         # In this process even for a class of yours: these commands read the agent's rankings and
         # models (beyond the protocol), and the board and key are the user's own (docs/isolation.md).
-        spy = make_spymaster(agent, isolate=False)
+        spy = make_spymaster(add_language(agent, lang), isolate=False)
         spy.reset(0)
         warnings = _unreadable_cards(spy, words, "the spymaster aims at it only when no other card is left to clue"
                                      if isinstance(spy, EmbeddingSpymaster) else "its figures there are noise")
@@ -221,14 +244,16 @@ def guess_cmd(
     agent: str = typer.Option(DEFAULT_AGENT, "--agent", metavar="SPEC", help="Guesser spec, e.g. minilm, glove50:stop_threshold=1."),
     game: str = typer.Option("classic", "--game", metavar="classic|duet", help="classic (at most count+1 guesses) or duet (no cap)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
+    lang: str = LangOpt,
 ) -> None:
     """The cards ranked for a clue, with similarities, and where the guesser would stop."""
     try:
         from ..agents.guesser import EmbeddingGuesser
-        from ..agents.registry import make_guesser
+        from ..agents.registry import add_language, make_guesser
 
-        words = _board(board)
-        word = normalise_word(clue)
+        lang = _language(lang)
+        words = _board(board, lang)
+        word = _normalise(clue, lang)
         if not word:
             raise BadInput("--clue: empty")
         the_clue = Clue(word, count)
@@ -237,11 +262,11 @@ def guess_cmd(
             game=game, me="A" if game == "duet" else "red", words=words, visible=words, revealed=(),
             clue=the_clue, guesses_made=0, max_guesses=None if game == "duet" else count + 1, can_stop=False,
         )
-        g = make_guesser(agent, isolate=False)  # in this process, as `clue` builds its spymaster
+        g = make_guesser(add_language(agent, lang), isolate=False)  # in this process, as `clue` builds its spymaster
         g.reset(0)
         warnings = _unreadable_cards(g, words, "the guesser scores it as the board's average for every clue"
                                      if isinstance(g, EmbeddingGuesser) else "its figures there are noise")
-        warnings += _clue_warnings(g, clue, word, words, count)
+        warnings += _clue_warnings(g, clue, word, words, count, lang)
         ranked = [
             {"card": c.word, "similarity": c.similarity, "z": c.z, "score": c.score} for c in g.rank_cards(view)
         ] if hasattr(g, "rank_cards") else []

@@ -38,15 +38,16 @@ def _bad_input_types() -> tuple[type[BaseException], ...]:
     return user_errors(ResultsFileError, BackendError, OSError)
 
 
-def _check_agents(specs: list[tuple[str, str]], isolate: Optional[bool] = None) -> None:
+def _check_agents(specs: list[tuple[str, str]], isolate: Optional[bool] = None, lang: str = "en") -> None:
     """Check every (role, spec) without loading a model, then build each agent once here, so a
     bad spec fails before any game is played (an agent's own constructor may still refuse).
 
     The agents land in the runner's per-process cache, so an in-process run (--jobs 1) reuses them.
     """
-    from ..sim.runner import _agents_for, check_specs, factory_for
+    from ..sim.runner import _agents_for, check_specs, factory_for, language_specs
 
     factory = factory_for(isolate)
+    specs = [(role, language_specs({role: spec}, lang, factory)[role]) for role, spec in specs]
     check_specs(specs, factory)
     for role, spec in specs:
         _agents_for({role: spec}, factory)
@@ -151,7 +152,7 @@ def _bench(
     check_output_file(out, "--out")
     check_output_file(results, "--results")
     check_distinct_files(out, "--out", results, "--results")
-    _check_agents(list(specs.items()), isolate)
+    _check_agents(list(specs.items()), isolate, options.lang)
     with stdout_to_stderr(as_json):
         run = run_games(
             game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
@@ -224,6 +225,8 @@ IsolateOpt = typer.Option(
     None, "--isolate/--no-isolate",
     help="Every agent in its own process, or none (default: package.module:Class and file.py:Class specs only). docs/isolation.md",
 )
+LangOpt = typer.Option("en", "--lang", help="Board language: en, de, vi or fa (its cards, legality rules and clue words; "
+                       "other languages need a multilingual model, e.g. e5small).")
 
 
 def _options(**kwargs: Any) -> PlayOptions:
@@ -240,11 +243,13 @@ def bench_duet(
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
+    lang: str = LangOpt,
 ) -> None:
     """Codenames Duet: both players use the same specs (separate instances); givers alternate from A."""
     _guarded(
         lambda: _bench(
-            "duet", lineup("duet", spymaster, guesser), _options(tokens=tokens, mission=mission, legality=legality),
+            "duet", lineup("duet", spymaster, guesser),
+            _options(tokens=tokens, mission=mission, legality=legality, lang=lang),
             games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
             progress=progress, backend=backend, address=address, isolate=isolate,
         )
@@ -253,10 +258,10 @@ def bench_duet(
 
 def _two_teams(
     game: str, red: str, blue: str, red_guesser: Optional[str], blue_guesser: Optional[str], assassin_ending: bool,
-    legality: str, **kw: Any,
+    legality: str, lang: str = "en", **kw: Any,
 ) -> None:
     specs = lineup(game, red, red_guesser or red, blue, blue_guesser or blue)
-    _guarded(lambda: _bench(game, specs, _options(assassin_ending=assassin_ending, legality=legality), **kw))
+    _guarded(lambda: _bench(game, specs, _options(assassin_ending=assassin_ending, legality=legality, lang=lang), **kw))
 
 
 @bench_app.command("classic")
@@ -267,10 +272,11 @@ def bench_classic(
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
+    lang: str = LangOpt,
 ) -> None:
     """Classic Codenames, red against blue; win rate is red's. The starting team alternates by game."""
     _two_teams(
-        "classic", red, blue, red_guesser, blue_guesser, assassin_ending, legality, games=games, seed=seed,
+        "classic", red, blue, red_guesser, blue_guesser, assassin_ending, legality, lang, games=games, seed=seed,
         jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
         backend=backend, address=address, isolate=isolate,
     )
@@ -286,6 +292,7 @@ def bench_pictures(
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
+    lang: str = LangOpt,
 ) -> None:
     """Codenames Pictures (5x4, 8/7/4/1) with the shipped picture cards; red against blue, or --solo."""
     kw = dict(games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
@@ -296,7 +303,9 @@ def bench_pictures(
             raise BadInput("--solo has no blue team: give the pair as --red and --red-guesser")
         game = "pictures_solo" if solo else "pictures"
         specs = lineup(game, red, red_guesser or red) if solo else lineup(game, red, red_guesser or red, blue, blue_guesser or blue)
-        options = _options(assassin_ending=assassin_ending, legality=legality, picture_cards=not word_cards)
+        options = _options(assassin_ending=assassin_ending, legality=legality, picture_cards=not word_cards, lang=lang)
+        if lang != "en" and not word_cards:
+            raise BadInput("picture cards have English captions only; with --lang give --word-cards")
         _bench(game, specs, options, **kw)
 
     _guarded(run)
@@ -311,10 +320,11 @@ def _one_team(game: str, doc: str) -> None:
         results: Optional[Path] = ResultsOpt, only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt,
         progress: Optional[bool] = ProgressOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
         isolate: Optional[bool] = IsolateOpt,
+        lang: str = LangOpt,
     ) -> None:
         _guarded(
             lambda: _bench(
-                game, lineup(game, spymaster, guesser), _options(legality=legality), games=games, seed=seed,
+                game, lineup(game, spymaster, guesser), _options(legality=legality, lang=lang), games=games, seed=seed,
                 jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
                 backend=backend, address=address, isolate=isolate,
             )
@@ -415,7 +425,7 @@ def tournament(
     out: Optional[Path] = typer.Option(None, "--out", help="Write the matrix JSON to this file."),
     markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the matrix as a Markdown table."),
     results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per cell."),
-    as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+    as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt, lang: str = LangOpt,
 ) -> None:
     """Cross-play: every spymaster spec with every guesser spec, same boards for every cell."""
 
@@ -429,7 +439,7 @@ def tournament(
         spy, gue = split(spymasters) or split(agents), split(guessers) or split(agents)
         if not spy or not gue:
             raise BadInput("--agents needs at least one agent spec")
-        options = _options(tokens=tokens, mission=mission, legality=legality)
+        options = _options(tokens=tokens, mission=mission, legality=legality, lang=lang)
         check_backend(backend, address)
         check_output_file(out, "--out")
         check_output_file(markdown, "--markdown")
@@ -438,7 +448,8 @@ def tournament(
         if opponent and not two_teams:
             raise BadInput(f"--opponent applies to classic and pictures only, not {game}")
         _check_agents([*(("spymaster", s) for s in spy), *(("guesser", g) for g in gue),
-                       *((("spymaster", opponent), ("guesser", opponent)) if two_teams and opponent else ())])
+                       *((("spymaster", opponent), ("guesser", opponent)) if two_teams and opponent else ())],
+                      options.lang)
         with stdout_to_stderr(as_json):
             t = run_tournament(
                 game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,

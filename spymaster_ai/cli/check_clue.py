@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from ..rules.cards import normalise_word
+from ..rules.lang.words import LANGUAGES, upper
 from ..rules.legality import LegalityOptions, Verdict, check_clue
 from .app import app
 from .errors import fail as _fail
@@ -64,6 +65,7 @@ def check_clue_command(
         False, "--strict-captions", help="Pictures house rule: visible captions are forbidden like words."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    lang: str = typer.Option("en", "--lang", metavar="en|de|vi|fa", help="The board's language (its rules: forms, compounds, syllables)."),
 ) -> None:
     """Check a clue against the visible words (RULES.md §4): exit 0 legal, 1 illegal, 2 bad usage."""
     try:
@@ -72,7 +74,10 @@ def check_clue_command(
         _fail(str(problem), as_json)
     if count is not None and count < 0:
         _fail(f"--count must be 0 or more, got {count}", as_json)
+    if lang not in LANGUAGES:
+        _fail(f"--lang: unknown language {lang!r}; known: {', '.join(LANGUAGES)}", as_json)
     options = LegalityOptions(
+        lang=lang,
         multi_word=multi_word,
         acronyms=acronyms,
         proper_names=proper_names,
@@ -95,4 +100,4 @@ def _report(clue: str, count: int | None, verdict: Verdict, as_json: bool) -> No
         return
     typer.echo(f"illegal [{verdict.rule}]: {verdict.reason}")
     if verdict.collides_with:
-        typer.echo(f"collides with: {normalise_word(verdict.collides_with).upper()}")
+        typer.echo(f"collides with: {upper(normalise_word(verdict.collides_with))}")

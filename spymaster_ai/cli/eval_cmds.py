@@ -49,6 +49,8 @@ def human_command(
                                 "skipped row."),
     cross_fit: bool = typer.Option(True, "--cross-fit/--no-cross-fit", help="Agents on the fitted human reader: "
                                    "on rows it was fitted on, read each game with a reader fitted on the other games."),
+    lang: str = typer.Option("en", "--lang", metavar="en", help="The language of the human games: only English "
+                             "play has been recorded (the Cultural Codes Duet data)."),
 ) -> None:
     """Top-1 guess agreement, clue rank, understanding of human clues, target choice (95% intervals)."""
     from ..eval.adapter import make_adapter
@@ -62,6 +64,9 @@ def human_command(
               f"choose from {', '.join(METRICS)}", as_json)
     if depth < 1:
         _fail(f"--depth must be at least 1, got {depth}", as_json)
+    if lang != "en":
+        _fail(f"--lang {lang}: the human games are English (no recorded play in German, Vietnamese or Persian "
+              "exists to evaluate against)", as_json)
     try:
         dataset = load_human_data(data, limit=limit, strict=strict)
         adapter = make_adapter(agent, guesser=guesser, spymaster=spymaster, seed=seed)

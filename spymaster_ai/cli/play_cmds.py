@@ -64,6 +64,9 @@ NoSaveOpt = typer.Option(False, "--no-save", help="Do not save the game.")
 ForceOpt = typer.Option(False, "--force", help="Overwrite an existing save file.")
 WordlistOpt = typer.Option("classic", "--wordlist", metavar="NAME", help="Board word list.")
 NoColorOpt = typer.Option(False, "--no-color", help="No colours (identities are also written as words).")
+LangOpt = typer.Option("en", "--lang", metavar="en|de|vi|fa",
+                       help="Board language: its cards, legality rules and clue words (prompts stay English; "
+                            "the AI is then e5small unless --agent or a spec says otherwise).")
 
 
 def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: bool, no_color: bool,
@@ -75,6 +78,8 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         from ..play.session import Event
 
         seed = settings_kw.pop("seed")
+        if settings_kw.get("lang", "en") != "en" and settings_kw.get("agent") == "human":
+            settings_kw["agent"] = "e5small"  # the human agents read English only; e5small is multilingual
         if seed is None:
             seed = secrets.randbelow(1_000_000)
         settings = PlaySettings(seed=seed, **settings_kw)
@@ -140,11 +145,11 @@ def play_classic(
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
-    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt,
 ) -> None:
     """Classic Codenames, two teams: you take one role on one team, the AI the other three."""
     _start(dict(mode="classic", seed=seed, role=role, team=team, agent=agent, risk=risk, level=level, spymaster_spec=spymaster_spec,
-                guesser_spec=guesser_spec, penalty=penalty, assassin_ending=assassin_ending, wordlist=wordlist),
+                guesser_spec=guesser_spec, penalty=penalty, assassin_ending=assassin_ending, wordlist=wordlist, lang=lang),
            save=save, no_save=no_save, force=force, no_color=no_color)
 
 
@@ -154,11 +159,11 @@ def play_solo(
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
-    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt,
 ) -> None:
     """Classic Codenames, two-player variant: you and the AI against a simulated opponent; scored."""
     _start(dict(mode="solo", seed=seed, role=role, agent=agent, risk=risk, spymaster_spec=spymaster_spec,
-                guesser_spec=guesser_spec, penalty=penalty, wordlist=wordlist),
+                guesser_spec=guesser_spec, penalty=penalty, wordlist=wordlist, lang=lang),
            save=save, no_save=no_save, force=force, no_color=no_color)
 
 
@@ -171,11 +176,11 @@ def play_duet(
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
-    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt,
 ) -> None:
     """Codenames Duet with an AI partner: you see your side of the key, the AI the other."""
     _start(dict(mode="duet", seed=seed, mission=mission, tokens=tokens, mistakes=mistakes, first=first, agent=agent,
-                risk=risk, spymaster_spec=spymaster_spec, guesser_spec=guesser_spec, penalty=penalty, wordlist=wordlist),
+                risk=risk, spymaster_spec=spymaster_spec, guesser_spec=guesser_spec, penalty=penalty, wordlist=wordlist, lang=lang),
            save=save, no_save=no_save, force=force, no_color=no_color)
 
 
@@ -190,12 +195,12 @@ def play_pictures(
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
-    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt,
 ) -> None:
     """Codenames Pictures (5x4): picture cards named by their captions; the AI reads the captions."""
     _start(dict(mode="pictures", seed=seed, role=role, team=team, solo=solo, cards=cards, agent=agent, risk=risk, level=level,
                 spymaster_spec=spymaster_spec, guesser_spec=guesser_spec, penalty=penalty,
-                assassin_ending=assassin_ending, wordlist=wordlist),
+                assassin_ending=assassin_ending, wordlist=wordlist, lang=lang),
            save=save, no_save=no_save, force=force, no_color=no_color, png=png)
 
 

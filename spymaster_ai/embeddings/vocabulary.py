@@ -95,6 +95,7 @@ class Vocabulary:
     words: tuple[str, ...]
     zipf: np.ndarray  # float32, aligned with words
     key: str  # sha256 of the word list: part of every vocabulary-cache key
+    lang: str = "en"  # the language of the words (rules.lang.LANGUAGES)
 
     def __len__(self) -> int:
         return len(self.words)
@@ -119,14 +120,33 @@ def words_key(words: tuple[str, ...]) -> str:
     return hashlib.sha256("\n".join(words).encode("utf-8")).hexdigest()
 
 
-def load_vocabulary(size: int | None = None) -> Vocabulary:
+def load_vocabulary(size: int | None = None, lang: str = "en") -> Vocabulary:
     """The ``size`` most frequent candidate clue words (after filtering), memoised.
 
     ``size`` counts the words kept, so a vocabulary of 30,000 has 30,000 clues whatever the
     filters remove; None means ``default_vocab_size()``. Raises ValueError when wordfreq
-    cannot supply that many.
+    cannot supply that many. Other languages (``lang`` de, vi, fa) read the shipped list
+    ``data/clues_<lang>.txt`` (built by scripts/build_lang_data.py: Vietnamese words of several
+    syllables, Persian normalised) and keep its first ``size`` words, or all of them when it
+    holds fewer.
     """
-    return _load_vocabulary(default_vocab_size() if size is None else int(size))
+    size = default_vocab_size() if size is None else int(size)
+    if lang != "en":
+        return _load_lang_vocabulary(lang, size)
+    return _load_vocabulary(size)
+
+
+@lru_cache(maxsize=8)
+def _load_lang_vocabulary(lang: str, size: int) -> Vocabulary:
+    from ..rules.lang.words import check_language, clue_words
+
+    check_language(lang)
+    if size < 1:
+        raise ValueError(f"vocabulary size must be positive, got {size}")
+    words = tuple(w for w in clue_words(lang) if w not in blocklist())[:size]
+    zipf = zipf_frequencies(words, lang)
+    zipf.setflags(write=False)
+    return Vocabulary(words=words, zipf=zipf, key=words_key(words), lang=lang)
 
 
 @lru_cache(maxsize=8)
@@ -167,13 +187,13 @@ def _build_vocabulary(size: int) -> dict[str, list]:
     return {"words": list(words), "zipf": [float(z) for z in zipf_frequencies(words)]}
 
 
-def zipf_frequencies(words: tuple[str, ...] | list[str]) -> np.ndarray:
+def zipf_frequencies(words: tuple[str, ...] | list[str], lang: str = "en") -> np.ndarray:
     """wordfreq Zipf frequency (log10 per billion words; 0 for unknown) of each word, float32."""
-    return np.fromiter((_zipf(w) for w in words), dtype=np.float32, count=len(words))
+    return np.fromiter((_zipf(w, lang) for w in words), dtype=np.float32, count=len(words))
 
 
 @lru_cache(maxsize=200_000)
-def _zipf(word: str) -> float:
+def _zipf(word: str, lang: str = "en") -> float:
     from wordfreq import zipf_frequency
 
-    return zipf_frequency(word, "en")
+    return zipf_frequency(word, lang)

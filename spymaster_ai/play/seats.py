@@ -21,10 +21,10 @@ def ai_roles(settings: PlaySettings) -> tuple[str, ...]:
 
 def load_session_agents(settings: PlaySettings) -> dict[str, Any]:
     """Build the AI players of a session from their specs (models load once per process)."""
-    from ..agents.registry import make_guesser, make_spymaster
+    from ..agents.registry import add_language, make_guesser, make_spymaster
 
     agents: dict[str, Any] = {}
     for role in ai_roles(settings):
-        spec = settings.spec_for(role)
+        spec = add_language(settings.spec_for(role), settings.lang)
         agents[role] = make_spymaster(spec) if role.endswith("spymaster") else make_guesser(spec)
     return agents

@@ -477,14 +477,14 @@ class Session:
         g = self.game
         count = None if clue.unlimited else clue.count
         if isinstance(g, DuetGame):
-            verdict = check_clue(clue.word, g.visible_words(), None, count=count)
+            verdict = check_clue(clue.word, g.visible_words(), self.settings.legality_options, count=count)
             return None if verdict.legal else verdict.reason
         visible = set(g.visible_words())
         for pictures in (False, True):
             words = [w for w, p in zip(g.words, g.pictures) if p is pictures and w in visible]
             if pictures not in g.pictures:
                 continue
-            verdict = check_clue(clue.word, words, LegalityOptions(pictures=pictures), count=count)
+            verdict = check_clue(clue.word, words, LegalityOptions(pictures=pictures, lang=self.settings.lang), count=count)
             if not verdict.legal:
                 return verdict.reason
         return None

@@ -35,6 +35,13 @@ LEVELS: dict[str, tuple[str, str]] = {
     "hard": ("minilm:max_count=3", "minilm"),
 }
 DEFAULT_LEVEL = "normal"
+# The opposing team on boards in other languages: the one multilingual model, bolder as the
+# level rises (the English levels' models read English only).
+LANGUAGE_LEVELS: dict[str, tuple[str, str]] = {
+    "easy": ("e5small:risk=0.2", "e5small"),
+    "normal": ("e5small", "e5small"),
+    "hard": ("e5small:max_count=3", "e5small"),
+}
 CARD_KINDS = ("pictures", "words")
 FIRST = ("human", "ai")
 
@@ -84,8 +91,15 @@ class PlaySettings:
     mistakes: Optional[int] = None  # Duet
     first: str = "ai"  # Duet: who gives the first clue
     level: str = DEFAULT_LEVEL  # two-team play: the opposing AI team's strength
+    lang: str = "en"  # the board's language (rules.lang.LANGUAGES); prompts stay English
 
     def __post_init__(self) -> None:
+        from ..rules.lang import LANGUAGES
+
+        if self.lang not in LANGUAGES:
+            raise SettingsError(f"--lang must be one of {', '.join(LANGUAGES)}, got {self.lang!r}")
+        if self.lang != "en" and self.mode == "pictures" and self.cards == "pictures":
+            raise SettingsError("picture cards have English captions only; with --lang give --cards words")
         if self.mode not in MODES:
             raise SettingsError(f"unknown mode {self.mode!r}; expected one of {', '.join(MODES)}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
@@ -171,7 +185,7 @@ class PlaySettings:
         """The agent spec of an AI role: the opposing team of two-team play plays at ``level``;
         every other AI role is the person's partner (``ai_spymaster_spec``/``ai_guesser_spec``)."""
         if self.two_teams and not role.startswith(self.team):
-            spymaster, guesser = LEVELS[self.level]
+            spymaster, guesser = (LEVELS if self.lang == "en" else LANGUAGE_LEVELS)[self.level]
             return spymaster if role.endswith("spymaster") else guesser
         return self.ai_spymaster_spec() if role.endswith("spymaster") else self.ai_guesser_spec()
 
@@ -182,16 +196,33 @@ class PlaySettings:
                 rules = f"mission {self.mission}"
             else:
                 rules = f"{self.tokens or 9} tokens" + (f", {self.mistakes} mistakes" if self.mistakes is not None else "")
-            return f"Codenames Duet ({rules}) - you are player A, the AI is player B"
+            return f"Codenames Duet ({rules}) - you are player A, the AI is player B{self._language_note()}"
         name = {"classic": "Codenames", "solo": "Codenames, two-player variant", "pictures": "Codenames Pictures"}[self.mode]
         if self.mode == "pictures" and self.solo:
             name += ", two-player variant"
         seat = f"{self.team} {self.role}" if self.two_teams else self.role
-        return f"{name} - you are the {seat}"
+        return f"{name} - you are the {seat}{self._language_note()}"
+
+    def _language_note(self) -> str:
+        from ..rules.lang import LANGUAGES
+
+        return "" if self.lang == "en" else f" ({LANGUAGES[self.lang]} board)"
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if data["lang"] == "en":  # English saves read as before languages came
+            del data["lang"]
+        return data
+
+    @property
+    def legality_options(self) -> Any:
+        """The engines' LegalityOptions for the board's language (None: English defaults)."""
+        if self.lang == "en":
+            return None
+        from ..rules.legality import LegalityOptions
+
+        return LegalityOptions(lang=self.lang)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "PlaySettings":

@@ -40,7 +40,7 @@ def _pictures_board(settings: PlaySettings) -> tuple[tuple[str, ...], ClassicKey
     from ..sim.seeds import game_seed
 
     kind = "pictures_solo" if settings.solo else "pictures"
-    options = PlayOptions(wordlist=settings.wordlist, picture_cards=settings.cards == "pictures")
+    options = PlayOptions(wordlist=settings.wordlist, picture_cards=settings.cards == "pictures", lang=settings.lang)
     try:
         cards, key, flags = deal_board(kind, game_seed(settings.seed, 0), 0, options)
         labels = {c: load_deck()[c].caption for c in cards} if settings.cards == "pictures" else {}
@@ -54,15 +54,18 @@ def new_game(settings: PlaySettings) -> tuple[Game, dict[str, str]]:
     rng = random.Random(settings.seed)
     legality = settings.legality
     try:
-        words_list = load_words(settings.wordlist)
+        use_lang = settings.lang != "en" and settings.wordlist == "classic"
+        words_list = load_words(settings.lang if use_lang else settings.wordlist)
     except ValueError as exc:
         raise SettingsError(f"--wordlist: {exc}") from exc
     if settings.mode == "duet":
         words = deal_words(words_list, 25, rng)
         key = generate_duet_key(rng)
         if settings.mission:
-            return DuetGame.mission(words, key, settings.mission, legality=legality), {}
-        game = DuetGame(words, key, tokens=settings.tokens or 9, mistakes=settings.mistakes, legality=legality)
+            return DuetGame.mission(words, key, settings.mission, legality=legality,
+                                    legality_options=settings.legality_options), {}
+        game = DuetGame(words, key, tokens=settings.tokens or 9, mistakes=settings.mistakes, legality=legality,
+                        legality_options=settings.legality_options)
         return game, {}
     if settings.mode == "pictures":
         # --cards words: the hook for boards without pictures, 20 word cards on the 5x4 grid (RULES.md §2)
@@ -80,6 +83,7 @@ def new_game(settings: PlaySettings) -> tuple[Game, dict[str, str]]:
         legality=legality,
         pictures=flags,
         kind="pictures" if settings.mode == "pictures" else "classic",
+        legality_options=settings.legality_options,
     )
     return game, labels
 

@@ -103,7 +103,10 @@ def _options_json(options: object | None) -> dict | None:
     if isinstance(options, dict):
         return dict(options)
     if dataclasses.is_dataclass(options) and not isinstance(options, type):
-        return dataclasses.asdict(options)
+        data = dataclasses.asdict(options)
+        if data.get("lang") == "en":  # English records stay as they were before languages
+            del data["lang"]
+        return data
     raise ValueError(f"legality_options must be None, a dict or a LegalityOptions, got {type(options).__name__}")
 
 

@@ -631,6 +631,8 @@ class DuetGame:
             if not dataclasses.is_dataclass(options):
                 raise TypeError(f"legality_options of type {type(options).__name__} cannot be saved")
             options = dataclasses.asdict(options)
+            if options.get("lang") == "en":  # English records stay as they were before languages
+                del options["lang"]
         return {
             "game": "duet",
             "words": list(self._words),

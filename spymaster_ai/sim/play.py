@@ -92,8 +92,14 @@ class PlayOptions:
     wordlist: str = "classic"  # board word list (rules.wordlists.load_words)
     max_clues: int = 100  # per game; reaching it is reported as an error
     picture_cards: bool = True  # pictures games: real picture cards (False: word cards on the 5x4 grid)
+    # The board's language (en, de, vi, fa): its card list (unless wordlist says another),
+    # its legality rules and its agents' clue vocabulary. Left out of JSON when English.
+    lang: str = "en"
 
     def __post_init__(self) -> None:
+        from ..rules.lang import check_language
+
+        check_language(self.lang)
         if self.legality not in ("strict", "penalty", "off"):
             raise ValueError(f"legality must be strict, penalty or off, got {self.legality!r}")
         if self.tokens is not None and self.tokens <= 0:
@@ -110,7 +116,19 @@ class PlayOptions:
             raise ValueError(f"max_clues must be positive, got {self.max_clues}")
 
     def to_json(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if data["lang"] == "en":  # English runs read (and resume) as before languages came
+            del data["lang"]
+        return data
+
+    @property
+    def legality_options(self) -> Any:
+        """The engines' LegalityOptions for this board's language (None: English defaults)."""
+        if self.lang == "en":
+            return None
+        from ..rules.legality import LegalityOptions
+
+        return LegalityOptions(lang=self.lang)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "PlayOptions":
@@ -354,6 +372,8 @@ def _drive_classic(
 def _words(options: PlayOptions) -> tuple[str, ...]:
     from ..rules.wordlists import load_words
 
+    if options.lang != "en" and options.wordlist == "classic":
+        return load_words(options.lang)  # the language's own card list
     return load_words(options.wordlist)
 
 
@@ -369,6 +389,8 @@ def _deal(kind: str, options: PlayOptions, size: int, rng: random.Random) -> tup
     is only legal on a picture card).
     """
     if _uses_pictures(kind, options):
+        if options.lang != "en":
+            raise ValueError("picture cards have English captions only; play Pictures in another language with word cards")
         from ..pictures import load_deck
 
         return load_deck().deal(size, rng), (True,) * size
@@ -534,7 +556,8 @@ def _play_two_teams(kind: str, table: _Table, seed: int, index: int) -> dict:
     words, key, pictures = deal_board(kind, seed, index, options)
     starting = key.starting
     game = ClassicGame(
-        words, key, assassin_ending=options.assassin_ending, legality=options.legality, pictures=pictures, kind=kind
+        words, key, assassin_ending=options.assassin_ending, legality=options.legality, pictures=pictures, kind=kind,
+        legality_options=options.legality_options,
     )
     seats = {Team.RED: ("red_spymaster", "red_guesser"), Team.BLUE: ("blue_spymaster", "blue_guesser")}
     tallies = {Team.RED: _Tally(), Team.BLUE: _Tally()}
@@ -576,6 +599,7 @@ def _play_single_team(kind: str, table: _Table, seed: int, index: int) -> dict:
     game = ClassicGame(
         words, key, solo=kind in ("solo", "pictures_solo"), legality=options.legality, kind=engine_kind,
         pictures=pictures, assassin_ending=options.assassin_ending and kind != "kim2019",
+        legality_options=options.legality_options,
     )
     tally = _Tally()
     seats = {Team.RED: ("spymaster", "guesser")}
@@ -668,9 +692,11 @@ def _play_duet(table: _Table, seed: int, index: int) -> dict:
     words = deal_words(_words(options), 25, rng)
     key = generate_duet_key(rng)
     if options.mission is not None:
-        game = DuetGame.mission(words, key, options.mission, legality=options.legality)
+        game = DuetGame.mission(words, key, options.mission, legality=options.legality,
+                                legality_options=options.legality_options)
     else:
-        game = DuetGame(words, key, tokens=options.tokens or 9, legality=options.legality)
+        game = DuetGame(words, key, tokens=options.tokens or 9, legality=options.legality,
+                        legality_options=options.legality_options)
     tally = _Tally()
     fault = _run_guarded(lambda: _drive_duet(game, table, tally), table, seed)
     won = fault is None and game.winner is True

@@ -99,6 +99,16 @@ def is_registry_factory(factory: AgentFactory) -> bool:
     return any(factory is f for f in REGISTRY_FACTORIES.values())
 
 
+def language_specs(specs: Mapping[str, str], lang: str, factory: AgentFactory) -> dict[str, str]:
+    """The registry's specs for a board in ``lang``: each gets ``lang=...`` (an English-only
+    model is then refused by name). English specs, and other factories' specs, are unchanged."""
+    if lang == "en" or not is_registry_factory(factory):
+        return dict(specs)
+    from ..agents.registry import add_language
+
+    return {role: add_language(spec, lang) for role, spec in specs.items()}
+
+
 def check_specs(roles_and_specs: Iterable[tuple[str, str]], factory: AgentFactory) -> None:
     """With the registry's factory: refuse any bad spec (name, parameter, value) before the
     first model loads, so a typo in the last agent of a run costs milliseconds, not loading."""
@@ -174,7 +184,7 @@ def _play_indices(
 ) -> list[dict]:
     """Play the games ``indices`` of a run in this process (a joblib task)."""
     opts = PlayOptions.from_json(options)
-    agents = _agents_for(specs, factory)
+    agents = _agents_for(language_specs(specs, opts.lang, factory), factory)
     out = []
     for i in indices:
         with _one_thread():
@@ -419,8 +429,8 @@ def run_games(
     if missing:
         raise ValueError(f"{game} needs agent specs for {', '.join(missing)}")
     specs = {role: specs[role] for role in ROLES[game]}
-    check_specs(specs.items(), factory)
     options = options or PlayOptions()
+    check_specs(language_specs(specs, options.lang, factory).items(), factory)
     wanted: Sequence[int]
     if indices is None:
         wanted = selected = range(games)  # lazy: a huge --games lists nothing

@@ -76,9 +76,9 @@ tests/test_legality_rulebook.py):
   is one word too: no offline lexicon knows proper names, so the spelling decides ("Ice
   Cream" written as a name passes; "james bond" typed in lower case does not). Both still
   obey the board (New York with YORK visible is illegal). One-word names are ordinary clues.
-* Boards in other languages (RULES.md §4: de, vi, fa) are not supported: the lexicon is
-  English and accents are folded (café = cafe), so Vietnamese tone marks ("ma", "má") are not
-  told apart.
+* Boards in other languages (RULES.md §4: de, vi, fa) are checked by
+  :mod:`spymaster_ai.rules.lang` when ``LegalityOptions(lang=...)`` says so; this English
+  checker folds accents (café = cafe) and is never asked about them.
 
 The package's modules, one job each: :mod:`.verdicts` (rule ids and the verdict),
 :mod:`.options` (game options), :mod:`.word_tables` (rule 5 and Pictures word lists),
@@ -102,6 +102,7 @@ from .verdicts import (
     RULE_NOT_A_WORD,
     RULE_NOT_ONE_WORD,
     RULE_PICTURE_APPEARANCE,
+    RULE_TRANSLATION,
     RULE_VISIBLE_WORD,
     RULE_WORD_FORM,
     Verdict,
@@ -131,6 +132,7 @@ __all__ = [
     "RULE_LETTERS_OR_POSITION",
     "RULE_PICTURE_APPEARANCE",
     "RULE_FOREIGN_WORD",
+    "RULE_TRANSLATION",
     "POSITION_WORDS",
     "DISTANCE_WORDS",
     "LETTER_WORDS",

@@ -229,6 +229,10 @@ def check_clue(
     (Japanese) pass with APPLE or CAT. There is no translator.
     """
     options = options or _DEFAULT_OPTIONS
+    if options.lang != "en":
+        from ..lang.checks import check_clue_in
+
+        return check_clue_in(options.lang, clue, _visible_tuple(visible_words), options, count)
     found = _violation(_analyse(str(clue)), _board(_visible_tuple(visible_words)), options, count)
     if found:
         return found
@@ -246,6 +250,10 @@ def legal_mask(
     clue vocabulary costs a few set operations per candidate per board.
     """
     options = options or _DEFAULT_OPTIONS
+    if options.lang != "en":
+        from ..lang.checks import legal_mask_in
+
+        return legal_mask_in(options.lang, candidates, _visible_tuple(visible_words), options)
     board = _board(_visible_tuple(visible_words))
     check_board = not options.pictures or options.strict_captions
     pos_or_letter = POSITION_WORDS | LETTER_WORDS

@@ -25,6 +25,14 @@ class LegalityOptions:
     # follows the cards, on for picture cards as before, off for word cards; True or False
     # sets it for both.
     forbid_colours: bool | None = None
+    # The board's language (rules/lang: en, de, vi, fa). English keeps this package's checker;
+    # the others are read by spymaster_ai.rules.lang. Left out of saved records when "en".
+    lang: str = "en"
+
+    def __post_init__(self) -> None:
+        from ..lang.words import check_language
+
+        check_language(self.lang)
 
     @property
     def colours_forbidden(self) -> bool:

@@ -19,6 +19,9 @@ RULE_PICTURE_APPEARANCE = "picture-appearance"  # §2: colours (and shapes, as a
 # §4: foreign words only if used in everyday English. Also the only rule that catches §4.6,
 # translations of a visible word, and only into the six languages of foreign.CHECKED_LANGUAGES.
 RULE_FOREIGN_WORD = "foreign-word"
+# §4.6 on German, Vietnamese and Persian boards: an English translation of a visible card
+# (rules/lang: CLDR's names of the same emoji). The English checker never gives it.
+RULE_TRANSLATION = "translation"
 
 
 @dataclass(frozen=True)

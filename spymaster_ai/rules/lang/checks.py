@@ -1,0 +1,204 @@
+"""RULES.md §4 on German, Vietnamese and Persian boards: the rules in order, one verdict.
+
+Why a module of its own: the English checker (:mod:`..legality`) is tuned to English
+morphology and must keep every English verdict as it is; other languages come here, through
+``LegalityOptions(lang=...)``, and are compared on what their readers (:mod:`.german`,
+:mod:`.vietnamese`, :mod:`.persian`) found:
+
+1. the clue is a visible card (same key: "کتاب‌ها" and "کتابها" are one word);
+2. it shares a form with one (lemma, suffix, umlaut or ß/ss fold, tone-mark placement);
+3. it is a part of a visible compound, is built on a visible word, or shares a part with a
+   visible compound ("Huf" with HUFEISEN, "Schneemann" with SCHNEE, "cá" with CÁ MẬP);
+6. it is an English translation of a visible card (CLDR emoji names: ``translations_<lang>``);
+4. it is not one word (a Vietnamese word of several syllables is one word when the
+   dictionary lists it; place names and options as in English);
+then foreign words (an English word the board's language does not use), and rule 5
+(positions, the count) from the short tables below, which are engine decisions like the
+English ones.
+
+Messages are in English and name the rule and the board word as written.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Sequence
+
+from wordfreq import zipf_frequency
+
+from ..cards import normalise_word
+from ..legality.options import LegalityOptions
+from ..legality.verdicts import (
+    RULE_COMPOUND_PART,
+    RULE_FOREIGN_WORD,
+    RULE_LETTERS_OR_POSITION,
+    RULE_NOT_A_WORD,
+    RULE_NOT_ONE_WORD,
+    RULE_TRANSLATION,
+    RULE_VISIBLE_WORD,
+    RULE_WORD_FORM,
+    Verdict,
+)
+from .normalise import normalise
+from .words import LANGUAGES, LangWord, translations, upper
+
+# Rule 5, per language: positions at the table and number words (the count as the clue).
+POSITION_WORDS: dict[str, frozenset[str]] = {
+    "de": frozenset("oben unten links rechts mitte mittlere ecke reihe zeile spalte diagonal erste zweite dritte letzte".split()),
+    "vi": frozenset(["trên", "dưới", "trái", "phải", "giữa", "góc", "hàng", "cột", "đường chéo", "đầu tiên", "cuối cùng"]),
+    "fa": frozenset("بالا پایین چپ راست وسط گوشه ردیف ستون قطر اول دوم سوم آخر".split()),
+}
+NUMBER_WORDS: dict[str, dict[str, int]] = {
+    "de": {w: i for i, w in enumerate("null eins zwei drei vier fünf sechs sieben acht neun zehn".split())} | {"ein": 1},
+    "vi": {w: i for i, w in enumerate("không một hai ba bốn năm sáu bảy tám chín mười".split())},
+    "fa": {w: i for i, w in enumerate("صفر یک دو سه چهار پنج شش هفت هشت نه ده".split())},
+}
+_LATIN = re.compile(r"[a-z]+(?: [a-z]+)?")
+
+
+def analyse(lang: str, text: str) -> LangWord:
+    """The reading of ``text`` in ``lang`` (cached per language module)."""
+    if lang == "de":
+        from .german import analyse as read
+    elif lang == "vi":
+        from .vietnamese import analyse as read
+    elif lang == "fa":
+        from .persian import analyse as read
+    else:
+        raise ValueError(f"no word reader for language {lang!r} (English uses spymaster_ai.rules.legality)")
+    return read(text)
+
+
+def _english_roots(word: LangWord) -> frozenset[str]:
+    """What a Latin-letter clue means as English: its English roots ("apples" -> apple)."""
+    return _english_roots_of(word.shown)
+
+
+@lru_cache(maxsize=1 << 17)
+def _english_roots_of(shown: str) -> frozenset[str]:
+    if not _LATIN.fullmatch(shown):
+        return frozenset()
+    from ..legality.analysis import _analyse
+
+    return _analyse(shown).roots | {shown}
+
+
+def _board_violation(lang: str, clue: LangWord, cards: Sequence[tuple[str, LangWord]]) -> Verdict | None:
+    name = LANGUAGES[lang]
+    for word, card in cards:
+        if clue.key == card.key:
+            return Verdict(False, RULE_VISIBLE_WORD, word,
+                           f'"{clue.shown}" is the visible board word {upper(card.shown)} (rule 1: a visible word is not a clue)')
+    for word, card in cards:
+        if clue.forms & card.forms:
+            how = "a spelling variant" if clue.spelling == card.spelling else "a form (inflection, suffix or derivation)"
+            return Verdict(False, RULE_WORD_FORM, word,
+                           f'"{clue.shown}" is {how} of the visible board word {upper(card.shown)} '
+                           f"(rule 2: no form of a visible word; {name})")
+    for word, card in cards:
+        if clue.forms & card.parts:
+            what = f"is a part of the visible compound {upper(card.shown)}"
+        elif clue.parts & card.forms:
+            what = f"is built on the visible board word {upper(card.shown)}"
+        elif clue.parts & card.parts:
+            shared = sorted(clue.parts & card.parts)[0]
+            what = f'shares the part "{shared}" with the visible board word {upper(card.shown)}'
+        else:
+            continue
+        return Verdict(False, RULE_COMPOUND_PART, word,
+                       f'"{clue.shown}" {what} (rule 3: no part of a compound, nor a word built on one; {name})')
+    english = _english_roots(clue)
+    if english:
+        table = translations(lang)
+        for word, card in cards:
+            if english & table.get(card.shown, frozenset()):
+                return Verdict(False, RULE_TRANSLATION, word,
+                               f'"{clue.shown}" is an English translation of the visible board word '
+                               f"{upper(card.shown)} (rule 6: no translation of a visible word)")
+    return None
+
+
+def _letters_violation(lang: str, clue: LangWord, count: int | None) -> Verdict | None:
+    if clue.shown in POSITION_WORDS[lang]:
+        return Verdict(False, RULE_LETTERS_OR_POSITION, None,
+                       f'"{clue.shown}" is a position word (rule 5: clues about positions on the table are not allowed)')
+    value = clue.number if clue.number is not None else NUMBER_WORDS[lang].get(clue.shown)
+    if count is not None and value == count:
+        return Verdict(False, RULE_LETTERS_OR_POSITION, None,
+                       f'"{clue.shown}" is the clue\'s own number {count} (rule 5: the count cannot be the clue)')
+    return None
+
+
+def _foreign(lang: str, clue: LangWord) -> Verdict | None:
+    """An English word the board's language does not use (§4: foreign words only if used in
+    everyday speech of the game's language); ``known`` is the language reader's judgement."""
+    if len(clue.shown) < 2 or not _LATIN.fullmatch(clue.shown) or clue.known:
+        return None
+    if zipf_frequency(clue.shown, "en") < 2.0:
+        return None
+    return Verdict(False, RULE_FOREIGN_WORD, None,
+                   f'"{clue.shown}" is an English word, not one in everyday {LANGUAGES[lang]} use '
+                   f"(foreign words are legal only if they are)")
+
+
+@lru_cache(maxsize=1 << 17)
+def _read_clue(lang: str, clue: str) -> LangWord | Verdict:
+    text = normalise(lang, clue)
+    if re.fullmatch(r"\d+", text):
+        return LangWord(text, text, (text,), frozenset({text}), frozenset(), True, True, spelling=text, number=int(text))
+    if not text or not all(c.isalpha() or c in " -\u200c" for c in text):
+        return Verdict(False, RULE_NOT_A_WORD, None,
+                       f'"{normalise_word(text)}" is not a word (letters only, in one word)')
+    return analyse(lang, text)
+
+
+def _violation(lang: str, clue: LangWord, cards, options: LegalityOptions, count: int | None) -> Verdict | None:
+    if clue.number is None:
+        found = _board_violation(lang, clue, cards)
+        if found:
+            return found
+        if not clue.one_word and not options.multi_word:
+            return Verdict(False, RULE_NOT_ONE_WORD, None,
+                           f'"{clue.shown}" is not one word (rule 4: no spaces or hyphens; a {LANGUAGES[lang]} '
+                           "word of several syllables is one word when the dictionary lists it)")
+        found = _foreign(lang, clue)
+        if found:
+            return found
+    return _letters_violation(lang, clue, count)
+
+
+def _cards(lang: str, visible: Sequence[str]) -> list[tuple[str, LangWord]]:
+    if isinstance(visible, str):
+        raise TypeError("visible_words must be a sequence of words, not one string")
+    return [(str(w), analyse(lang, str(w))) for w in visible]
+
+
+def check_clue_in(lang: str, clue: str, visible: Sequence[str], options: LegalityOptions, count: int | None) -> Verdict:
+    """``check_clue`` for a German, Vietnamese or Persian board."""
+    read = _read_clue(lang, clue)
+    if isinstance(read, Verdict):
+        return read
+    found = _violation(lang, read, _cards(lang, visible), options, count)
+    return found or Verdict(True, None, None, f'"{read.shown}" is a legal clue')
+
+
+def legal_mask_in(lang: str, candidates: Sequence[str], visible: Sequence[str], options: LegalityOptions) -> list[bool]:
+    """``legal_mask`` for a German, Vietnamese or Persian board: the board is read once, and a
+    candidate that touches no card's key, form or part is checked by set lookups only."""
+    cards = _cards(lang, visible)
+    touch = frozenset().union(*(c.keys for _, c in cards)) if cards else frozenset()
+    table = translations(lang)
+    english = frozenset().union(*(table.get(c.shown, frozenset()) for _, c in cards)) if cards else frozenset()
+    positions = POSITION_WORDS[lang]
+    out = []
+    for raw in candidates:
+        read = _read_clue(lang, str(raw))
+        if isinstance(read, Verdict):
+            out.append(False)
+        elif (read.keys.isdisjoint(touch) and read.one_word and read.shown not in positions
+              and _english_roots(read).isdisjoint(english) and (read.known or not _LATIN.fullmatch(read.shown))):
+            out.append(True)
+        else:
+            out.append(_violation(lang, read, cards, options, None) is None)
+    return out
