@@ -152,7 +152,7 @@ def _bench(
     check_output_file(out, "--out")
     check_output_file(results, "--results")
     check_distinct_files(out, "--out", results, "--results")
-    _check_agents(list(specs.items()), isolate, options.lang)
+    _check_agents(list(specs.items()), isolate, lang=options.lang)
     with stdout_to_stderr(as_json):
         run = run_games(
             game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
@@ -449,7 +449,7 @@ def tournament(
             raise BadInput(f"--opponent applies to classic and pictures only, not {game}")
         _check_agents([*(("spymaster", s) for s in spy), *(("guesser", g) for g in gue),
                        *((("spymaster", opponent), ("guesser", opponent)) if two_teams and opponent else ())],
-                      options.lang)
+                      lang=options.lang)
         with stdout_to_stderr(as_json):
             t = run_tournament(
                 game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,
