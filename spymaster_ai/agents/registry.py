@@ -46,6 +46,13 @@ WARN_CARDS = 9
 # spymaster does not: it lost cross-play games with it (EmbeddingSpymaster).
 MEMORY_WEIGHT = 1.0
 DUET_MEMORY_WEIGHT = 0.0
+# ``bold=true``: a single-model spymaster whose partner is known to be that model's embedding
+# guesser (a mirror): it plays each clue's guesses out (EmbeddingSpymaster ``mirror``) and aims
+# at up to this many cards, without the terms and the warning that buy safety with an unknown
+# reader (mirror Kim protocol, 200 games, seed 0, GloVe: 100% in 2.46 turns without the
+# warning, 98.5% in 4.00 with it).
+BOLD = {"mirror": True, "max_count": 8, "backward_strength": 0.0, "assassin_backward": 0.0,
+        "duet_backward_strength": 0.0, "duet_assassin_backward": 0.0, "warn_cards": 0}
 # The packaged models a leave-one-out robust spymaster (``robust:exclude=G``) draws on.
 LEAVE_ONE_OUT_POOL = ("minilm", "glove50", "wordllama", "e5small")
 
@@ -408,6 +415,14 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
     exclude = params.pop("exclude", None)
     if exclude is not None and name != "robust":
         raise AgentSpecError(f"agent spec {spec!r}: only 'robust' takes exclude")
+    bold = _value(str(params.pop("bold", "false"))) if "bold" in params else False
+    if bold not in (True, False):
+        raise AgentSpecError(f"agent spec {spec!r}: bold is true or false, got {bold!r}")
+    if bold and (name == "robust" or partner is not None):
+        raise AgentSpecError(f"agent spec {spec!r}: bold is for a known partner of the spymaster's own model "
+                             "(a single-model spymaster without partner=)")
+    if bold:
+        params = {**{k: v for k, v in BOLD.items()}, **params}
     checked = _check(EmbeddingSpymaster, spec, params, coerce=True, other_role=("guesser", EmbeddingGuesser))
     _check_values(EmbeddingSpymaster, spec, checked)
     if name == "robust" and exclude is not None:
