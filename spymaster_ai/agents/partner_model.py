@@ -182,3 +182,20 @@ def mirror_outcome(
         spent[:, j] = (spent[:, j - 1] if j else 0.0) + np.where(miss, ranked_cost[j], 0.0)
         alive = hit
     return GuessOutcome(found, spent)
+
+
+def guesser_reading(model, clues, words, reference: int = 2000) -> np.ndarray:
+    """(clues, cards): how the embedding guesser of ``model`` reads each clue on a board: each
+    card's similarity standardised against its similarities to the ``reference`` most common
+    clue-shaped words (the guesser's hub correction), then z-scored across the whole board.
+
+    Why here: a spymaster that knows its guesser (``mirror``) or learns which model reads like
+    it (``learners``) must read clues exactly as that guesser does."""
+    from .vocabulary import is_clue_shaped
+
+    words = list(words)
+    common = [w for w in model.clue_vocabulary() if is_clue_shaped(w)][:reference]
+    ref = np.asarray(model.similarity(common, words), dtype=np.float64)
+    mu, sd = ref.mean(axis=0), np.maximum(ref.std(axis=0), 1e-9)
+    rows = (np.asarray(model.similarity(list(clues), words), dtype=np.float64) - mu) / sd
+    return (rows - rows.mean(axis=1, keepdims=True)) / np.maximum(rows.std(axis=1, keepdims=True), 1e-12)

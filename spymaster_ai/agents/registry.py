@@ -60,13 +60,15 @@ AGENT_NAMES: dict[str, str] = {
     "human": "spymaster or guesser for people: reads clues as people do (a reader fitted to human Duet play), gives clues a person can follow; the AI partner of `play`",
     "robust": "spymaster: embedding spymaster scored by a partner model, favouring clues its targets evoke strongly (default partner glove50+minilm; exclude=G: every packaged model but G)",
     "closest": "spymaster: clues its single closest own card with count 1",
+    "learner": "spymaster: robust, learning its partner over the games of a match (--match K): partner-model weights from every guess, and a memory of the clue words it read as intended (exclude=G as robust)",
+    "bandit": "spymaster: Archibald & Brosnahan's bandit (UCB1) over expert spymasters, one a game, over a match (arms: the pool's single-model spymasters and robust; exclude=G)",
     "random": "guesser: guesses uniformly at random up to the count (seeded)",
     "minilm": "spymaster or guesser on MiniLM (all-MiniLM-L6-v2); the default",
     "glove50": "spymaster or guesser on GloVe 6B 50d",
     "mpnet": "spymaster or guesser on all-mpnet-base-v2 (extra install)",
 }
 
-_ROLE_ONLY = {"robust": "spymaster", "closest": "spymaster", "random": "guesser"}
+_ROLE_ONLY = {"robust": "spymaster", "closest": "spymaster", "learner": "spymaster", "bandit": "spymaster", "random": "guesser"}
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _COMPOSITE = ("ensemble", "consensus")
 # Embedding names with a colon of their own (``vectors:PATH``, ``captions:minilm``...): a spec
@@ -400,9 +402,11 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
     _wrong_role(name, spec, "spymaster")
     if name == "human":
         return _human("spymaster", spec, params, load)
+    if name == "bandit":
+        return _bandit(spec, params, load)
     own = params.pop("embedding", None)
     partner = params.pop("partner", None)
-    if name not in ("robust", "closest") and own is not None:
+    if name not in ("robust", "closest", "learner") and own is not None:
         raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
     if name == "closest":
         if partner is not None:
@@ -413,8 +417,13 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
             return ClosestCardSpymaster
         return _build(ClosestCardSpymaster, spec, (_embedding(str(own or DEFAULT_EMBEDDING)),), checked)
     exclude = params.pop("exclude", None)
-    if exclude is not None and name != "robust":
-        raise AgentSpecError(f"agent spec {spec!r}: only 'robust' takes exclude")
+    if exclude is not None and name not in ("robust", "learner"):
+        raise AgentSpecError(f"agent spec {spec!r}: only 'robust', 'learner' and 'bandit' take exclude")
+    cls = EmbeddingSpymaster
+    if name == "learner":  # the robust spymaster, learning its partner across a match
+        from .learners import LearningSpymaster
+
+        cls, name = LearningSpymaster, "robust"
     bold = _value(str(params.pop("bold", "false"))) if "bold" in params else False
     if bold not in (True, False):
         raise AgentSpecError(f"agent spec {spec!r}: bold is true or false, got {bold!r}")
@@ -423,8 +432,8 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
                              "(a single-model spymaster without partner=)")
     if bold:
         params = {**{k: v for k, v in BOLD.items()}, **params}
-    checked = _check(EmbeddingSpymaster, spec, params, coerce=True, other_role=("guesser", EmbeddingGuesser))
-    _check_values(EmbeddingSpymaster, spec, checked)
+    checked = _check(cls, spec, params, coerce=True, other_role=("guesser", EmbeddingGuesser))
+    _check_values(cls, spec, checked)
     if name == "robust" and exclude is not None:
         own, partner = _without(spec, str(exclude), own, partner)
     if name == "robust":
@@ -433,7 +442,7 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
     else:
         _check_names(spec, [name, *_partner_names(partner)])
     if not load:
-        return EmbeddingSpymaster
+        return cls
     emb = _embedding(str(own or DEFAULT_EMBEDDING) if name == "robust" else name)
     checked.setdefault("backward_strength", BACKWARD_STRENGTH)
     checked.setdefault("assassin_backward", ASSASSIN_BACKWARD)
@@ -443,7 +452,35 @@ def make_spymaster(spec: str, *, load: bool = True) -> Spymaster:
     if name == "robust":
         checked.setdefault("memory_weight", MEMORY_WEIGHT)
         checked.setdefault("duet_memory_weight", DUET_MEMORY_WEIGHT)
-    return _build(EmbeddingSpymaster, spec, (emb,), checked, partner=_partner(partner))
+    return _build(cls, spec, (emb,), checked, partner=_partner(partner))
+
+
+def bandit_arms(exclude: Optional[str] = None) -> list[str]:
+    """The expert spymasters of ``bandit``: every pool model's single-model spymaster and the
+    robust spymaster, all without the models in ``exclude`` (``+``-separated)."""
+    from ..embeddings.registry import canonical_name
+
+    banned = {canonical_name(n) for n in str(exclude or "").split("+") if n.strip()}
+    models = [m for m in LEAVE_ONE_OUT_POOL if m not in banned]
+    return [*models, f"robust:exclude={exclude}" if banned else "robust"]
+
+
+def _bandit(spec: str, params: dict[str, Any], load: bool) -> Any:
+    from .learners import BanditSpymaster
+
+    params = dict(params)
+    exclude = params.pop("exclude", None)
+    exploration = params.pop("exploration", 0.5)
+    if params:
+        raise AgentSpecError(f"agent spec {spec!r}: bandit takes exclude and exploration, not {', '.join(sorted(params))}")
+    if not isinstance(exploration, (int, float)) or isinstance(exploration, bool) or exploration < 0:
+        raise AgentSpecError(f"agent spec {spec!r}: exploration must be a number >= 0, got {exploration!r}")
+    arms = bandit_arms(exclude)
+    for arm in arms:
+        make_spymaster(arm, load=False)
+    if not load:
+        return BanditSpymaster
+    return BanditSpymaster([make_spymaster(a) for a in arms], arms, float(exploration))
 
 
 def make_guesser(spec: str, *, load: bool = True) -> Guesser:

@@ -19,9 +19,9 @@ from ..rules.moves import Clue
 from ..views import SpymasterView
 from .clue_space import BoardMatrices, ClueVocabularyAgent
 from .duet_clock import DUET_GREENS
-from .partner_model import expected_outcome, mirror_outcome
+from .partner_model import expected_outcome, guesser_reading, mirror_outcome
 from .clue_space import _spread
-from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel, is_clue_shaped
+from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel
 
 # The softmax temperature under which the partner's past guesses are scored when ``adapt``
 # weighs the partner models: 0.75 fits a guesser of an unseen model (transfer study part B)
@@ -634,6 +634,9 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         rows = np.arange(util.shape[0])
         assert self._prior is not None
         score = util[rows, best_k] + self.prefer_common * self._prior[cols]
+        bonus = self._clue_bonus(cols)
+        if bonus is not None:
+            score = score + bonus
         score = np.where(allowed, score, -np.inf)
         n_ok = int(allowed.sum())
         top = max(1, min(int(top), n_ok))
@@ -670,6 +673,11 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             )
         return options
 
+    def _clue_bonus(self, columns: np.ndarray) -> Optional[np.ndarray]:
+        """What each candidate clue (vocabulary ``columns``) earns beyond its expected
+        outcome, in own cards: nothing here; a learner adds what it knows of its partner."""
+        return None
+
     def best_option(self, view: SpymasterView) -> ClueOption:
         """The option this spymaster gives its clue from: the best one the single-clue checker
         also accepts, with what it expects of the clue; or a zero-clue warning (:meth:`warning`)."""
@@ -702,15 +710,8 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         cache = getattr(self, "_mirror_cache", None)
         if cache is not None and cache[0] is board and cache[1] == k and np.array_equal(cache[2], columns):
             return cache[3]
-        model = self.partners[k - 1]
-        words = list(board.words)
-        reference = [w for w in model.clue_vocabulary() if is_clue_shaped(w)][:MIRROR_REFERENCE]
-        ref = np.asarray(model.similarity(reference, words), dtype=np.float64)
-        mu, sd = ref.mean(axis=0), np.maximum(ref.std(axis=0), 1e-9)
         vocab = self.vocabulary
-        raw = np.asarray(model.similarity([vocab[c] for c in columns], words), dtype=np.float64)  # (columns, cards)
-        rows = (raw - mu) / sd
-        z = ((rows - rows.mean(axis=1, keepdims=True)) / np.maximum(rows.std(axis=1, keepdims=True), 1e-12)).T
+        z = guesser_reading(self.partners[k - 1], [vocab[c] for c in columns], board.words, MIRROR_REFERENCE).T
         z = np.ascontiguousarray(z, dtype=np.float32)
         self._mirror_cache = (board, k, columns, z)
         return z
