@@ -7,7 +7,8 @@ nothing: the single-game reference, played on the same match boards), ``learner:
 as intended) and ``bandit:exclude=G`` (Archibald & Brosnahan's bandit over our expert
 spymasters: the literature's baseline, in their pairing style). Reports the last ten games of
 each match (win rate, turns per win, Stephenson's score) and the whole match, per G and pooled
-over G, and plots the pooled learning curves.
+over G, and plots the pooled learning curves. The spymasters' models are the four packaged
+ones without G (``LEAVE_ONE_OUT_POOL``); table 2's robust spymaster also pools mpnet.
 
     python experiments/learning_matches.py --game kim2019 --matches 2 --match 50 --seed 0 --jobs 2
 
@@ -129,7 +130,8 @@ def main() -> None:
     head = (f"**{args.game}**, matches of {args.match} games, {args.matches} per cell, seed {args.seed} "
             f"(spymaster_ai {__version__}); the spymaster never uses G's model. Last {LAST_GAMES} games of each match: "
             "win rate % [95% Wilson], turns per win" + (", score (turns if won, 25 if lost)" if kim else "")
-            + "; whole match: win rate %.")
+            + "; whole match: win rate %. The spymasters draw on the four packaged models without G (mpnet, the "
+            "optional extra, plays only as a guesser), so `robust` here is not table 2's robust, whose pool also holds mpnet.")
     lines = [head, "", "| G | " + " | ".join(f"`{n}` last 10" for n in names) + " | " + " | ".join(f"`{n}` match" for n in names) + " |",
              "|---|" + "---|" * (2 * len(names))]
 
