@@ -7,7 +7,11 @@ Benchmark them by spec, from the repository root:
         --guesser experiments.example_agent:LetterOverlapGuesser:limit=2
 
 An agent sees only its role's view (``spymaster_ai.views``), is reset with the game's seed
-before every game, and keeps whatever memory it likes in between.
+before every game, and keeps whatever memory it likes in between. ``CountingGuesser`` learns
+across the games of a match (``--match K``) through ``start_match`` and ``end_game``:
+
+    spymaster-ai bench kim2019 --games 40 --match 20 --seed 0 --spymaster glove50 \\
+        --guesser experiments.example_agent:CountingGuesser
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Optional
 import numpy as np
 
 from spymaster_ai.agents.legal_clues import is_legal
+from spymaster_ai.rules.record import clue_turns
 from spymaster_ai.rules.moves import Clue
 from spymaster_ai.views import GuesserView, SpymasterView
 
@@ -65,3 +70,26 @@ class LetterOverlapGuesser:
         overlap = np.array([len(letters & set(w)) for w in cards], dtype=float)
         best = np.flatnonzero(overlap == overlap.max())
         return cards[int(self._rng.choice(best))]
+
+
+class CountingGuesser(LetterOverlapGuesser):
+    """A letter-overlap guesser that learns, over the games of a match, how many guesses a clue
+    of this partner is worth: it guesses as many as its partner's clues yielded on average
+    (at least one). ``start_match`` forgets (a new partner); ``end_game`` learns from the
+    finished game's record; ``reset`` clears only the one game's state.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(limit=1)
+        self.clues_seen = 0
+        self.hits_seen = 0
+
+    def start_match(self, seed: int) -> None:
+        self.clues_seen = self.hits_seen = 0
+        self.limit = 1
+
+    def end_game(self, record: dict) -> None:
+        for turn in clue_turns(record):
+            self.clues_seen += 1
+            self.hits_seen += sum(turn.hits)
+        self.limit = max(1, round(self.hits_seen / self.clues_seen)) if self.clues_seen else 1

@@ -112,6 +112,34 @@ class RandomGuesser:
         return self.rng.choice(view.visible)
 
 
+class LearningGuesser(RandomGuesser):
+    """A random guesser whose draws follow every earlier game of its match (``end_game``):
+    its seed mixes in the moves of the games it learned from, so a match replays only whole.
+    ``learned`` lists the number of moves of each game it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.learned: list[int] = []
+        self.matches_started = 0
+
+    def start_match(self, seed: int) -> None:
+        self.learned = []
+        self.matches_started += 1
+
+    def reset(self, seed: int) -> None:
+        super().reset(f"{seed}:{self.learned}")
+
+    def end_game(self, record: dict) -> None:
+        self.learned.append(len(record["actions"]))
+
+
+class ForgetfulLearner(RandomGuesser):
+    """Learns (``end_game``) but never forgets (no ``start_match``): refused by the runner."""
+
+    def end_game(self, record: dict) -> None:
+        pass
+
+
 class OffBoardGuesser:
     def reset(self, seed: int) -> None:
         pass
@@ -159,13 +187,17 @@ class StringSpymaster:
 
 
 def scripted_factory(role: str, spec: str):
-    """Spec -> scripted agent: ``codebook[:K]``, ``pool``, ``random``, ``offboard``, ``stop``, ``boardword``, ``crash``, ``string``."""
+    """Spec -> scripted agent: ``codebook[:K]``, ``pool``, ``random``, ``learning``, ``forgetful``, ``offboard``, ``stop``, ``boardword``, ``crash``, ``string``."""
     name, _, arg = spec.partition(":")
     spymaster = role.endswith("spymaster")
     if name == "codebook":
         return CodebookSpymaster(int(arg or 1)) if spymaster else CodebookGuesser()
     if name in ("pool", "random"):
         return PoolSpymaster() if spymaster else RandomGuesser()
+    if name == "learning":
+        return PoolSpymaster() if spymaster else LearningGuesser()
+    if name == "forgetful":
+        return PoolSpymaster() if spymaster else ForgetfulLearner()
     if name == "offboard":
         return PoolSpymaster() if spymaster else OffBoardGuesser()
     if name == "stop":

@@ -128,3 +128,74 @@ def expected_outcome(
             own_mass = np.zeros_like(own_mass)
             own_value_mass = np.zeros_like(own_value_mass)
     return GuessOutcome(found, spent)
+
+
+def mirror_outcome(
+    z: np.ndarray,
+    guessable: np.ndarray,
+    own: np.ndarray,
+    value: np.ndarray,
+    cost: np.ndarray,
+    max_count: int,
+    stop_threshold: float = 0.5,
+    margin: float = 0.0,
+) -> GuessOutcome:
+    """Finds and costs for counts 1..``max_count`` when the guesser is known: a mirror.
+
+    Why: a guesser of the spymaster's own model reads a clue deterministically (the embedding
+    guesser takes the card whose board z-score ``z`` is highest and stops below
+    ``stop_threshold``), so a softmax's doubt about it only makes the clues timid. Here every
+    candidate's guesses are played out: the guessable cards in order of ``z`` (cards, candidates),
+    own cards taken while they clear the threshold, up to the count; the first wrong card that
+    clears it costs its ``cost``. ``margin``: a wrong card counts as ranked ``margin`` higher
+    than it is, to keep a gap where the spymaster's reading and the guesser's may differ
+    slightly (their hub corrections use different reference words).
+    Returns arrays of shape (candidates, max_count), as :func:`expected_outcome`.
+    """
+    if max_count < 1:
+        raise ValueError(f"max_count must be at least 1, got {max_count}")
+    own_b = np.asarray(own, dtype=bool)
+    g = np.asarray(guessable, dtype=bool)
+    n_rows = z.shape[1]
+    eff = np.where(own_b[:, None], z, z + np.float32(margin))
+    eff = np.where(g[:, None], eff, -np.inf)
+    order = np.argsort(-eff, axis=0, kind="stable")  # (cards, candidates), best first
+    ranked_z = np.take_along_axis(eff, order, axis=0)
+    ranked_own = own_b[order]
+    ranked_value = np.asarray(value, dtype=np.float32)[order]
+    ranked_cost = np.asarray(cost, dtype=np.float32)[order]
+    clears = ranked_z >= stop_threshold
+    found = np.zeros((n_rows, max_count), dtype=np.float32)
+    spent = np.zeros((n_rows, max_count), dtype=np.float32)
+    alive = np.ones(n_rows, dtype=bool)  # every guess so far was an own card
+    acc = np.zeros(n_rows, dtype=np.float32)
+    cards = z.shape[0]
+    for j in range(max_count):
+        if j >= cards:
+            found[:, j], spent[:, j] = acc, spent[:, j - 1]
+            continue
+        takes = alive & clears[j]
+        hit = takes & ranked_own[j]
+        miss = takes & ~ranked_own[j]
+        acc = acc + np.where(hit, ranked_value[j], 0.0)
+        found[:, j] = acc
+        spent[:, j] = (spent[:, j - 1] if j else 0.0) + np.where(miss, ranked_cost[j], 0.0)
+        alive = hit
+    return GuessOutcome(found, spent)
+
+
+def guesser_reading(model, clues, words, reference: int = 2000) -> np.ndarray:
+    """(clues, cards): how the embedding guesser of ``model`` reads each clue on a board: each
+    card's similarity standardised against its similarities to the ``reference`` most common
+    clue-shaped words (the guesser's hub correction), then z-scored across the whole board.
+
+    Why here: a spymaster that knows its guesser (``mirror``) or learns which model reads like
+    it (``learners``) must read clues exactly as that guesser does."""
+    from .vocabulary import is_clue_shaped
+
+    words = list(words)
+    common = [w for w in model.clue_vocabulary() if is_clue_shaped(w)][:reference]
+    ref = np.asarray(model.similarity(common, words), dtype=np.float64)
+    mu, sd = ref.mean(axis=0), np.maximum(ref.std(axis=0), 1e-9)
+    rows = (np.asarray(model.similarity(list(clues), words), dtype=np.float64) - mu) / sd
+    return (rows - rows.mean(axis=1, keepdims=True)) / np.maximum(rows.std(axis=1, keepdims=True), 1e-12)

@@ -19,7 +19,7 @@ from ..rules.moves import Clue
 from ..views import SpymasterView
 from .clue_space import BoardMatrices, ClueVocabularyAgent
 from .duet_clock import DUET_GREENS
-from .partner_model import expected_outcome
+from .partner_model import expected_outcome, guesser_reading, mirror_outcome
 from .clue_space import _spread
 from .vocabulary import DEFAULT_MIN_ZIPF, SimilarityModel
 
@@ -92,6 +92,13 @@ class ClueOption:
 
 
 PartnerSpec = Union[None, SimilarityModel, Sequence[SimilarityModel]]
+
+
+# The embedding guesser's own weight on my unfinished clues (its ``history_weight``): what a
+# mirror partner remembers (``mirror``).
+MIRROR_MEMORY = 1.0
+# ... and the common words its hub correction measures each card against (``hub_reference``).
+MIRROR_REFERENCE = 2000
 
 
 class _Shortlist:
@@ -236,6 +243,14 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     default) never. ``zero_weight``: how far the partner is expected to keep away from what
     such a warning points at (the guesser's own ``zero_weight``), in standard deviations.
 
+    ``mirror``: the partner is known to be the embedding guesser of the partner model with its
+    default reading (a mirror, as in self-play): every candidate clue's guesses are played out
+    as that guesser takes them (:func:`.partner_model.mirror_outcome`: highest board z-score
+    first, stopping below ``mirror_stop``, remembering my unfinished clues and my warnings)
+    instead of a softmax's doubt, so clues aim at as many cards as the guesser will surely
+    take. ``mirror_margin``: how far below the last target, in board z-scores, the first wrong
+    card must stay. Off in the class; ``bold`` in the registry.
+
     Assassin Ending: once every own agent is covered, the assassin is the target.
     """
 
@@ -265,6 +280,9 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         duet_backward_strength: Optional[float] = None,
         duet_assassin_backward: Optional[float] = None,
         adapt: float = 0.0,
+        mirror: bool = False,
+        mirror_margin: float = 0.0,
+        mirror_stop: float = 0.5,
         warn_cards: int = 0,
         zero_weight: float = 1.0,
         memory_weight: float = 0.0,
@@ -324,6 +342,11 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         self.duet_backward_strength = None if duet_backward_strength is None else float(duet_backward_strength)
         self.duet_assassin_backward = None if duet_assassin_backward is None else float(duet_assassin_backward)
         self.adapt = float(adapt)
+        if mirror_margin < 0:
+            raise ValueError(f"mirror_margin must be >= 0, got {mirror_margin}")
+        self.mirror = bool(mirror)
+        self.mirror_margin = float(mirror_margin)
+        self.mirror_stop = float(mirror_stop)
         if warn_cards < 0:
             raise ValueError(f"warn_cards must be >= 0, got {warn_cards}")
         if zero_weight < 0:
@@ -549,7 +572,18 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         warned = self._warned_rows(view, board)
         remembered = self._remembered_rows(view, board)
         utilities = []
+        if self.mirror:
+            read = self._remembered_rows(view, board, MIRROR_MEMORY)
         for k in range(1, len(self.partners) + 1):
+            if self.mirror:  # the guesser is known: play its guesses out (see the class docstring)
+                z = self._mirror_z(board, k, short.columns)
+                if warned is not None:
+                    z = z - warned[k - 1][:, None]
+                if read is not None:
+                    z = z + read[k - 1][:, None]
+                out = mirror_outcome(z, guessable, own, value, cost, cap, self.mirror_stop, self.mirror_margin)
+                utilities.append((out.found - weight * out.cost, out.found, out.cost))
+                continue
             spread = board.spread(k) if self.standardise == "model" else None
             sims_k, sims_sq_k = short.sims[k], short.sims_sq[k]
             if warned is not None:  # the partner keeps away from what my zero clues pointed at
@@ -600,6 +634,9 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         rows = np.arange(util.shape[0])
         assert self._prior is not None
         score = util[rows, best_k] + self.prefer_common * self._prior[cols]
+        bonus = self._clue_bonus(cols)
+        if bonus is not None:
+            score = score + bonus
         score = np.where(allowed, score, -np.inf)
         n_ok = int(allowed.sum())
         top = max(1, min(int(top), n_ok))
@@ -636,6 +673,11 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             )
         return options
 
+    def _clue_bonus(self, columns: np.ndarray) -> Optional[np.ndarray]:
+        """What each candidate clue (vocabulary ``columns``) earns beyond its expected
+        outcome, in own cards: nothing here; a learner adds what it knows of its partner."""
+        return None
+
     def best_option(self, view: SpymasterView) -> ClueOption:
         """The option this spymaster gives its clue from: the best one the single-clue checker
         also accepts, with what it expects of the clue; or a zero-clue warning (:meth:`warning`)."""
@@ -659,14 +701,32 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         s = board.sim(k)[:, columns]
         return (s - s.mean(axis=0)) / np.maximum(s.std(axis=0), 1e-9)
 
-    def _remembered_rows(self, view: SpymasterView, board: BoardMatrices) -> Optional[list[np.ndarray]]:
+    def _mirror_z(self, board: BoardMatrices, k: int, columns: np.ndarray) -> np.ndarray:
+        """(cards, columns): each candidate clue's board z-scores exactly as the embedding
+        guesser of partner model ``k`` reads them (its hub correction against its
+        ``MIRROR_REFERENCE`` most common clue words, then z across the whole board), cached per
+        board. The spymaster's own matrices standardise over its whole vocabulary instead,
+        which ranks a few cards differently: enough to send a bold clue to the assassin."""
+        cache = getattr(self, "_mirror_cache", None)
+        if cache is not None and cache[0] is board and cache[1] == k and np.array_equal(cache[2], columns):
+            return cache[3]
+        vocab = self.vocabulary
+        z = guesser_reading(self.partners[k - 1], [vocab[c] for c in columns], board.words, MIRROR_REFERENCE).T
+        z = np.ascontiguousarray(z, dtype=np.float32)
+        self._mirror_cache = (board, k, columns, z)
+        return z
+
+    def _remembered_rows(
+        self, view: SpymasterView, board: BoardMatrices, weight: Optional[float] = None
+    ) -> Optional[list[np.ndarray]]:
         """Per partner model, (cards,): how far the partner's memory of my unfinished clues lifts
         each card within the count (``memory_weight``, or ``duet_memory_weight`` in Duet, times
         its best positive z for them, as :class:`.guesser.EmbeddingGuesser` adds with its
         ``history_weight``); None without any."""
-        weight = self.memory_weight
-        if view.game == "duet" and self.duet_memory_weight is not None:
-            weight = self.duet_memory_weight
+        if weight is None:
+            weight = self.memory_weight
+            if view.game == "duet" and self.duet_memory_weight is not None:
+                weight = self.duet_memory_weight
         unfinished = [e.clue.word for e in view.history if e.unfinished]
         return self._positive_z_rows(board, unfinished, weight, np.max)
 

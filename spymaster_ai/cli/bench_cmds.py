@@ -88,6 +88,16 @@ def _summary_table(title: str, summary: dict, agents: dict[str, str]) -> None:
     causes = ", ".join(f"{c} {k}" for c, k in summary["loss_causes"].items() if k) or "–"
     table.add_row("loss causes", causes)
     table.add_row("mean turns", num(summary["mean_turns"]))
+    if summary.get("stephenson_score") is not None:
+        table.add_row("turns per win", num(summary["turns_per_win"]))
+        table.add_row("score (turns if won, 25 if lost)", num(summary["stephenson_score"]))
+    if "last10_win_rate" in summary:
+        lo, hi = summary["last10_ci95"]
+        table.add_row("matches", f"{summary['matches']} of {summary['match']} games")
+        table.add_row("last 10 games: win rate", f"{num(summary['last10_win_rate'], '{:.1%}')} [{lo:.1%}, {hi:.1%}]")
+        table.add_row("last 10 games: turns per win", num(summary["last10_turns_per_win"]))
+        if summary["last10_score"] is not None:
+            table.add_row("last 10 games: score", num(summary["last10_score"]))
     table.add_row("mean score (wins)", num(summary["mean_score"]))
     for key, label in (
         ("starting_team_win_rate", "starting team wins"),
@@ -123,6 +133,16 @@ def check_run_size(games: int, jobs: int) -> None:
         raise BadInput(f"--jobs must be a positive number of processes or -1 (all cores), got {jobs}")
 
 
+def check_match(games: int, match: Optional[int]) -> None:
+    """--match K: K >= 1 games per match, and --games a whole number of matches."""
+    if match is None:
+        return
+    if match <= 0:
+        raise BadInput(f"--match must be a positive number of games per match, got {match}")
+    if games % match:
+        raise BadInput(f"--games ({games}) must be a whole number of matches of --match {match} games")
+
+
 def _bench(
     game: str,
     specs: dict[str, str],
@@ -139,15 +159,30 @@ def _bench(
     backend: str = "local",
     address: Optional[str] = None,
     isolate: Optional[bool] = None,
+    match: Optional[int] = None,
+    only_match: Optional[int] = None,
 ) -> None:
     from ..sim.runner import dump_result_line, factory_for, run_games
 
     check_run_size(games, jobs)
+    check_match(games, match)
     indices = None
     if only_game is not None:
         if only_game < 0:
             raise BadInput(f"--only-game must be a game index >= 0, got {only_game}")
+        if match is not None:
+            raise BadInput(
+                f"game {only_game} is game {only_game % match} of match {only_game // match}, and a game of a match "
+                f"follows from the games before it: replay its match with --only-match {only_game // match}"
+            )
         indices, games = [only_game], max(games, only_game + 1)
+    if only_match is not None:
+        if match is None:
+            raise BadInput("--only-match needs --match K (the games per match)")
+        if only_match < 0:
+            raise BadInput(f"--only-match must be a match index >= 0, got {only_match}")
+        indices = list(range(only_match * match, (only_match + 1) * match))
+        games = max(games, (only_match + 1) * match)
     check_backend(backend, address)
     check_output_file(out, "--out")
     check_output_file(results, "--results")
@@ -156,7 +191,7 @@ def _bench(
     with stdout_to_stderr(as_json):
         run = run_games(
             game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
-            indices=indices, progress=_show_progress(progress), backend=backend, address=address,
+            indices=indices, progress=_show_progress(progress), backend=backend, address=address, match=match,
             factory=factory_for(isolate),
         )
     summary = run.summary()
@@ -178,6 +213,8 @@ def _bench(
     if only_game is not None:
         report["only_game"] = only_game
         report["result"] = json.loads(dump_result_line(run.results[0]))  # as its line in a results file
+    if only_match is not None:
+        report["only_match"] = only_match
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
@@ -185,6 +222,8 @@ def _bench(
         typer.echo(json.dumps(report))
     else:
         title = f"{game}: {summary['games']} games, seed {seed}" + (f" (game {only_game} only)" if only_game is not None else "")
+        if match is not None:
+            title += f", matches of {match} games" + (f" (match {only_match} only)" if only_match is not None else "")
         _summary_table(title, summary, specs)
     _warn_errors(summary)
 
@@ -209,6 +248,10 @@ AddressOpt = typer.Option(
 )
 ResultsOpt = typer.Option(None, "--results", help="JSON-lines file of every game: saved as games finish, resumed on rerun.")
 OnlyOpt = typer.Option(None, "--only-game", help="Play only game I of the run (to replay it alone).")
+MatchOpt = typer.Option(
+    None, "--match", help="Matches of K games with the same partners, who learn from game to game; --games counts all games."
+)
+OnlyMatchOpt = typer.Option(None, "--only-match", help="With --match: play only match M of the run (to replay it alone).")
 JsonOpt = typer.Option(False, "--json", help="Print one JSON object on stdout.")
 LegalityOpt = typer.Option("strict", "--legality", help="strict (an illegal clue is an agent error), penalty, off.")
 ProgressOpt = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr (default: when a terminal).")
@@ -244,6 +287,7 @@ def bench_duet(
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
     lang: str = LangOpt,
+    match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt,
 ) -> None:
     """Codenames Duet: both players use the same specs (separate instances); givers alternate from A."""
     _guarded(
@@ -251,7 +295,7 @@ def bench_duet(
             "duet", lineup("duet", spymaster, guesser),
             _options(tokens=tokens, mission=mission, legality=legality, lang=lang),
             games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
-            progress=progress, backend=backend, address=address, isolate=isolate,
+            progress=progress, backend=backend, address=address, isolate=isolate, match=match, only_match=only_match,
         )
     )
 
@@ -273,12 +317,13 @@ def bench_classic(
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
     lang: str = LangOpt,
+    match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt,
 ) -> None:
     """Classic Codenames, red against blue; win rate is red's. The starting team alternates by game."""
     _two_teams(
         "classic", red, blue, red_guesser, blue_guesser, assassin_ending, legality, lang, games=games, seed=seed,
         jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
-        backend=backend, address=address, isolate=isolate,
+        backend=backend, address=address, isolate=isolate, match=match, only_match=only_match,
     )
 
 
@@ -292,11 +337,11 @@ def bench_pictures(
     legality: str = LegalityOpt, jobs: int = JobsOpt, out: Optional[Path] = OutOpt, results: Optional[Path] = ResultsOpt,
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
-    lang: str = LangOpt,
+    lang: str = LangOpt, match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt,
 ) -> None:
     """Codenames Pictures (5x4, 8/7/4/1) with the shipped picture cards; red against blue, or --solo."""
     kw = dict(games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
-              progress=progress, backend=backend, address=address, isolate=isolate)
+              progress=progress, backend=backend, address=address, isolate=isolate, match=match, only_match=only_match)
 
     def run() -> None:
         if solo and (blue != DEFAULT_AGENT or blue_guesser is not None):
@@ -321,12 +366,13 @@ def _one_team(game: str, doc: str) -> None:
         progress: Optional[bool] = ProgressOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
         isolate: Optional[bool] = IsolateOpt,
         lang: str = LangOpt,
+        match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt,
     ) -> None:
         _guarded(
             lambda: _bench(
                 game, lineup(game, spymaster, guesser), _options(legality=legality, lang=lang), games=games, seed=seed,
                 jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
-                backend=backend, address=address, isolate=isolate,
+                backend=backend, address=address, isolate=isolate, match=match, only_match=only_match,
             )
         )
 
@@ -425,16 +471,17 @@ def tournament(
     out: Optional[Path] = typer.Option(None, "--out", help="Write the matrix JSON to this file."),
     markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the matrix as a Markdown table."),
     results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per cell."),
-    as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt, lang: str = LangOpt,
+    as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt, lang: str = LangOpt, match: Optional[int] = MatchOpt,
 ) -> None:
     """Cross-play: every spymaster spec with every guesser spec, same boards for every cell."""
 
     def run() -> None:
-        from ..sim.tournament import format_cell, markdown_table, run_tournament
+        from ..sim.tournament import CELL_TITLES, format_cell, markdown_table, run_tournament
 
         if game not in ROLES:
             raise BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
         check_run_size(games, jobs)
+        check_match(games, match)
         split = lambda text: [s.strip() for s in text.split(",") if s.strip()] if text else []  # noqa: E731
         spy, gue = split(spymasters) or split(agents), split(guessers) or split(agents)
         if not spy or not gue:
@@ -454,7 +501,7 @@ def tournament(
             t = run_tournament(
                 game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,
                 jobs=jobs, results_dir=results_dir, progress=_show_progress(progress), backend=backend,
-                address=address,
+                address=address, match=match,
             )
         report = {**t.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__,
                   "environment": environment()}
@@ -471,15 +518,17 @@ def tournament(
         from rich.table import Table
 
         console = Console()
-        views = [False, True] if game == "kim2019" else [False]
-        for turns in views:
-            what = "mean turns [95% CI]" if turns else "win rate % [95% CI]"
-            table = Table(title=f"{game}: {what}, {games} games per cell, seed {seed}")
+        views = ["win_rate", "mean_turns", "turns_per_win"] if game == "kim2019" else ["win_rate"]
+        if match is not None:
+            views += ["last10_win_rate", "last10_turns_per_win"] + (["last10_score"] if game == "kim2019" else [])
+        for figure in views:
+            table = Table(title=f"{game}: {CELL_TITLES[figure]}, {games} games per cell, seed {seed}"
+                          + (f", matches of {match} games" if match else ""))
             table.add_column("spymaster \\ guesser", style="bold")
             for g in gue:
                 table.add_column(g)
             for s in spy:
-                table.add_row(s, *(format_cell(t.cell(s, g), turns) for g in gue))
+                table.add_row(s, *(format_cell(t.cell(s, g), figure) for g in gue))
             console.print(table)
         errors = sum(c["errors"] for c in t.cells.values())
         if errors:

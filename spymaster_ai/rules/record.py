@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
@@ -121,3 +122,67 @@ def load_record(path: str | Path, *, verify: bool = True) -> Game:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"{path} is not valid JSON: {exc}") from exc
     return from_record(data, verify=verify)
+
+
+@dataclass(frozen=True)
+class ClueTurn:
+    """One clue of a finished game as its giver's side of the key reads it: what a learning
+    agent needs from a record (``clue_turns``).
+
+    ``giver``: the team (``"red"``) or Duet player (``"A"``) who gave it; ``choices``: the cards
+    its guesser could pick when it was given; ``own``: the giver's cards among them (the
+    intended targets); ``guesses``: the guesser's picks on it, in order; ``hits``: whether each
+    was one of the giver's cards.
+    """
+
+    giver: str
+    word: str
+    count: int
+    choices: tuple[str, ...]
+    own: tuple[str, ...]
+    guesses: tuple[str, ...]
+    hits: tuple[bool, ...]
+
+
+def clue_turns(record: dict) -> list[ClueTurn]:
+    """Every clue of a game record with the guesses made on it (classic family and Duet).
+
+    Why from the record and not the engine: an agent is given the record after the game
+    (``end_game``) and should not need the engine to learn from it. In Duet a bystander a
+    guesser touched stays on the board but is no longer among that guesser's choices.
+    """
+    config = record["config"]
+    words = list(config["words"])
+    duet = record["engine"] == "duet"
+    if duet:
+        sides = {"A": config["key"]["side_a"], "B": config["key"]["side_b"]}
+    else:
+        identities = config["key"]["identities"]
+    covered: set[str] = set()
+    marked: dict[str, set[str]] = {"A": set(), "B": set()}  # Duet: cards each giver's guesser touched
+    turns: list[dict] = []
+    for action in record["actions"]:
+        kind = action.get("type")
+        if kind == "clue":
+            giver = action.get("giver") if duet else action.get("team")
+            key = sides[giver] if duet else identities
+            mine = "green" if duet else giver
+            choices = tuple(w for w in words if w not in covered and w not in marked.get(giver, ()))
+            own = tuple(w for w in choices if key[words.index(w)] == mine)
+            turns.append({"giver": giver, "word": action["word"], "count": int(action["count"]), "choices": choices,
+                          "own": own, "guesses": [], "hits": [], "key": key, "mine": mine})
+        elif kind == "guess" and turns:
+            turn, word = turns[-1], action["word"]
+            hit = turn["key"][words.index(word)] == turn["mine"]
+            turn["guesses"].append(word)
+            turn["hits"].append(hit)
+            if not duet or hit or turn["key"][words.index(word)] == "black":
+                covered.add(word)
+            else:
+                marked[turn["giver"]].add(word)
+        elif "word" in action:  # covers, sudden-death guesses: the card leaves the board
+            covered.add(action["word"])
+    return [
+        ClueTurn(t["giver"], t["word"], t["count"], t["choices"], t["own"], tuple(t["guesses"]), tuple(t["hits"]))
+        for t in turns
+    ]

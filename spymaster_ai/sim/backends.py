@@ -59,13 +59,15 @@ class ChunkJob:
     options: Mapping[str, Any]
     seed: int
     factory: "AgentFactory"
+    match: Optional[int] = None  # games per match: the chunks then hold match indices
 
 
 def play_chunk(job: ChunkJob, indices: Sequence[int]) -> list[dict]:
-    """Play the games ``indices`` of a run in this process (agents cached per process)."""
+    """Play the games (or, in a run of matches, the matches) ``indices`` of a run in this
+    process (agents cached per process)."""
     from .runner import _play_indices
 
-    return _play_indices(job.game, job.specs, job.options, job.seed, list(indices), job.factory)
+    return _play_indices(job.game, job.specs, job.options, job.seed, list(indices), job.factory, job.match)
 
 
 # The parent this worker process watches (set once, by its first chunk), and how often.

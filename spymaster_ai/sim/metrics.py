@@ -16,10 +16,23 @@ import numpy as np
 from ..rules.moves import LossCause
 from .play import GameResult
 
-__all__ = ["LOSS_CAUSES", "mean_interval", "summarise", "wilson_interval"]
+__all__ = ["LAST_GAMES", "LOSS_CAUSES", "STEPHENSON_LOSS", "match_summary", "mean_interval", "stephenson_score", "summarise", "wilson_interval"]
 
 # Every loss cause a result can carry: the engines' own, plus "error" (an agent forfeited).
 LOSS_CAUSES = tuple(c.value for c in LossCause) + ("error",)
+# Single-team games, scored in turns (Kim et al. 2019, Stephenson et al. 2024).
+_ONE_TEAM = ("kim2019", "solo", "pictures_solo")
+# Stephenson et al. (2024) score a single-team game as its turns if won, 25 if lost.
+STEPHENSON_LOSS = 25
+# The end of a match the learning figures read: its last ten games (Archibald & Brosnahan's periods end so).
+LAST_GAMES = 10
+
+
+def stephenson_score(result: GameResult) -> Optional[float]:
+    """Turns if won, 25 if lost (Stephenson et al. 2024); None outside single-team games."""
+    if result.game not in _ONE_TEAM:
+        return None
+    return float(result.turns if result.won else STEPHENSON_LOSS)
 
 
 def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -73,6 +86,8 @@ def summarise(
     loss_causes = {c: int(causes.get(c, 0)) for c in LOSS_CAUSES}
     loss_causes.update({str(c): int(k) for c, k in causes.items() if c not in loss_causes})
     turns = [r.turns for r in results]
+    won_turns = [r.turns for r in results if r.won]
+    stephenson = [s for s in map(stephenson_score, results) if s is not None]
     scores = [r.score for r in results if r.won and r.score is not None]
     clues = sum(r.clues for r in results)
     errors = [r.error for r in results if r.error]
@@ -91,6 +106,10 @@ def summarise(
         "loss_causes": loss_causes,
         "mean_turns": _mean(turns),
         "turns_ci95": _as_list(mean_interval(turns, lowest=0.0)),
+        "turns_per_win": _mean(won_turns),
+        "turns_per_win_ci95": _as_list(mean_interval(won_turns, lowest=0.0)),
+        "stephenson_score": _mean(stephenson),
+        "stephenson_score_ci95": _as_list(mean_interval(stephenson, lowest=0.0)),
         "mean_score": _mean(scores),
         "score_ci95": _as_list(mean_interval(scores, lowest=0.0)),
         "mean_clues": clues / n if n else None,
@@ -111,6 +130,44 @@ def summarise(
         summary["sudden_death_rate"] = sum(1 for r in results if r.extra.get("sudden_death")) / n if n else None
         summary["mean_greens_left"] = _mean([r.extra.get("greens_left", 0) for r in results])
     return summary
+
+
+def match_summary(results: Sequence[GameResult], length: int) -> dict:
+    """The learning figures of a run of matches of ``length`` games.
+
+    ``curve``: for each game index j of a match, the win rate over every match's game j with
+    its Wilson interval, and the mean turns with their t interval; ``last10_*``: the last ten
+    games of every match pooled (all of them in a shorter match): win rate, turns per win,
+    and Stephenson's score (single-team games; None otherwise).
+    """
+    by_game: list[list[GameResult]] = [[] for _ in range(length)]
+    for r in results:
+        by_game[r.extra["match_game"]].append(r)
+    curve = []
+    for j, games in enumerate(by_game):
+        wins = sum(1 for r in games if r.won)
+        turns = [r.turns for r in games]
+        curve.append({
+            "game": j, "games": len(games), "wins": wins, "win_rate": wins / len(games) if games else None,
+            "ci95": list(wilson_interval(wins, len(games))), "mean_turns": _mean(turns),
+            "turns_ci95": _as_list(mean_interval(turns, lowest=0.0)),
+        })
+    last = [r for games in by_game[-LAST_GAMES:] for r in games]
+    wins = sum(1 for r in last if r.won)
+    won_turns = [r.turns for r in last if r.won]
+    stephenson = [s for s in map(stephenson_score, last) if s is not None]
+    return {
+        "match": length,
+        "matches": len(by_game[0]),
+        "curve": curve,
+        "last10_games": len(last),
+        "last10_win_rate": wins / len(last) if last else None,
+        "last10_ci95": list(wilson_interval(wins, len(last))),
+        "last10_turns_per_win": _mean(won_turns),
+        "last10_turns_per_win_ci95": _as_list(mean_interval(won_turns, lowest=0.0)),
+        "last10_score": _mean(stephenson),
+        "last10_score_ci95": _as_list(mean_interval(stephenson, lowest=0.0)),
+    }
 
 
 def _as_list(pair: Optional[tuple[float, float]]) -> Optional[list[float]]:

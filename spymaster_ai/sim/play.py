@@ -58,6 +58,7 @@ __all__ = [
     "for_picture_cards",
     "lineup",
     "play_game",
+    "play_match",
     "play_out_duet",
 ]
 
@@ -231,11 +232,13 @@ class _Tally:
 
 
 class _Table:
-    """The agents of one game and guarded calls to them."""
+    """The agents of one game and guarded calls to them. ``new_match``: the game starts a
+    match (or is a game alone), so agents that learn across games are told to forget first."""
 
-    def __init__(self, agents: Mapping[str, Any], options: PlayOptions):
+    def __init__(self, agents: Mapping[str, Any], options: PlayOptions, new_match: bool = False):
         self.agents = agents
         self.options = options
+        self.new_match = new_match
         self.total_clues = 0
 
     def clue(self, role: str, view: Any) -> Clue:
@@ -305,6 +308,38 @@ def _give_clue(role: str, clue: Clue, tally: "_Tally", move: Callable[[], Any]) 
     tally.clues += 1
     tally.announced += clue.count
     tally.invalid += int(bool(getattr(result, "penalised", False)))
+
+
+def _start_match(agents: Mapping[str, Any], seed: int) -> None:
+    """Call ``start_match(seed)`` on every agent that has it: a new partner, forget what was
+    learned. Why the runner insists: agents are built once per process and kept, so an agent
+    that learned in one match and did not forget would make the next match depend on which
+    process played it."""
+    for role in sorted(agents):
+        agent = agents[role]
+        start = getattr(agent, "start_match", None)
+        if not callable(start):
+            if callable(getattr(agent, "end_game", None)):
+                raise _Fault(role, "has end_game but no start_match: an agent that learns across games must forget "
+                                   "what it learned at start_match, or a match would depend on the games before it")
+            continue
+        try:
+            start(derive_seed(seed, "match", role))
+        except Exception as exc:
+            raise _Fault(role, f"start_match raised {type(exc).__name__}: {exc}") from exc
+
+
+def _end_game(agents: Mapping[str, Any], record: dict) -> Optional[_Fault]:
+    """Give every agent with ``end_game(record)`` the finished game (its own copy), to learn from."""
+    for role in sorted(agents):
+        end = getattr(agents[role], "end_game", None)
+        if not callable(end):
+            continue
+        try:
+            end(copy.deepcopy(record))
+        except Exception as exc:
+            return _Fault(role, f"end_game raised {type(exc).__name__}: {exc}")
+    return None
 
 
 def _reset_agents(agents: Mapping[str, Any], seed: int) -> None:
@@ -625,6 +660,8 @@ def _cover_rng(seed: int) -> random.Random:
 def _run_guarded(drive: Callable[[], Any], table: _Table, seed: int) -> Optional[_Fault]:
     """Reset the agents and play; an agent's misbehaviour comes back as the fault, not an exception."""
     try:
+        if table.new_match:
+            _start_match(table.agents, seed)
         _reset_agents(table.agents, seed)
         drive()
     except _Fault as exc:
@@ -734,6 +771,35 @@ def play_out_duet(game: Any, agents: Mapping[str, Any], *, seed: int, options: O
 # ----------------------------------------------------------------------------- entry point
 
 
+def play_match(
+    game: str,
+    agents: Mapping[str, Any],
+    specs: Mapping[str, str],
+    *,
+    seed: int,
+    match: int,
+    length: int,
+    options: PlayOptions | None = None,
+) -> list["GameResult"]:
+    """Play match ``match`` of a run: ``length`` games with the same agents, in order.
+
+    Game j is played from ``match_game_seed(seed, match, j)`` and has run index
+    ``match * length + j``. The agents' ``start_match`` is called before game 0 and their
+    ``end_game(record)`` after every game, so they carry what they learned from game to game.
+    """
+    from .seeds import match_game_seed
+
+    if length <= 0:
+        raise ValueError(f"a match has at least one game, got {length}")
+    return [
+        play_game(
+            game, agents, specs, seed=match_game_seed(seed, match, j), index=match * length + j, options=options,
+            match=(match, j, length),
+        )
+        for j in range(length)
+    ]
+
+
 _PLAYERS: dict[str, Callable[[_Table, int, int], dict]] = {
     "classic": lambda table, seed, index: _play_two_teams("classic", table, seed, index),
     "pictures": lambda table, seed, index: _play_two_teams("pictures", table, seed, index),
@@ -752,12 +818,18 @@ def play_game(
     seed: int,
     index: int = 0,
     options: PlayOptions | None = None,
+    match: Optional[tuple[int, int, int]] = None,
 ) -> GameResult:
     """Play one game of kind ``game`` with ``agents`` (role -> agent, see ``ROLES``).
 
     ``specs`` names each role's agent in the result. The board, the key and every agent's
     ``reset`` seed derive from ``seed``; ``index`` alternates the starting team in classic.
     On a board of picture cards each agent plays as :func:`for_picture_cards` makes it.
+
+    ``match``: (match, game in it, match length) for a game of a match (:func:`play_match`):
+    its first game calls ``start_match`` and every game ends with ``end_game(record)`` on the
+    agents that have them. A game alone (no ``match``) calls ``start_match`` only, so agents
+    that learn across games play every such game from what they knew at the start.
     """
     if game not in _PLAYERS:
         raise ValueError(f"unknown game {game!r} (known: {', '.join(GAME_KINDS)})")
@@ -768,11 +840,19 @@ def play_game(
     seated = {r: agents[r] for r in ROLES[game]}
     if _uses_pictures(game, options):
         seated = {r: for_picture_cards(a) for r, a in seated.items()}
-    table = _Table(seated, options)
+    table = _Table(seated, options, new_match=match is None or match[1] == 0)
     out = _PLAYERS[game](table, int(seed), int(index))
     tally: _Tally = out["tally"]
     fault: Optional[_Fault] = out["fault"]
     agent_specs = {r: str(specs.get(r, "?")) for r in ROLES[game]}
+    record = _record(out["game"], {"game": game, "seed": int(seed), "index": int(index), "agents": agent_specs})
+    extra = out["extra"]
+    if match is not None:
+        extra = {**extra, "match": int(match[0]), "match_game": int(match[1]), "match_length": int(match[2])}
+        late = _end_game(table.agents, record)
+        if late is not None and fault is None:  # an agent that cannot learn from a game forfeits it
+            fault = late
+            out = {**out, "won": False, "loss_cause": "error"}
     return GameResult(
         game=game,
         seed=int(seed),
@@ -788,8 +868,8 @@ def play_game(
         words_per_clue=tally.words_per_clue(),
         invalid_clues=int(out["invalid_clues"]),
         error=_error(fault, agent_specs) if fault is not None else None,
-        extra=out["extra"],
+        extra=extra,
         options=options.to_json(),
-        record=_record(out["game"], {"game": game, "seed": int(seed), "index": int(index), "agents": agent_specs}),
+        record=record,
         environment=environment(),
     )

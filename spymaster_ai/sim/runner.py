@@ -21,6 +21,11 @@
   edits only: the hash has no key, so whoever recomputes it can still forge a line.
 - A run holds its results file for its whole length (``results_lock``): a second run given
   the same file is refused at once, instead of both rewriting it and one run's games vanishing.
+- A run of matches (``match=K``): K consecutive games with the same agents, which may carry
+  what they learned through ``end_game``. The unit of work, resume and replay is then the
+  match: a worker plays a whole match, game j of match m is played from
+  ``match_game_seed(S, m, j)`` with run index ``m*K + j``, and a match cut short by an
+  interruption is played again from its first game.
 """
 
 from __future__ import annotations
@@ -38,9 +43,9 @@ from typing import Any, Callable, Container, Iterable, Iterator, Mapping, Option
 
 from ..provenance import differences, environment
 from .backends import Backend, BackendError, ChunkJob, make_backend
-from .metrics import summarise
-from .play import ROLES, GameResult, PlayOptions, play_game
-from .seeds import game_seed
+from .metrics import match_summary, summarise
+from .play import ROLES, GameResult, PlayOptions, play_game, play_match
+from .seeds import game_seed, match_game_seed
 
 try:
     import fcntl
@@ -126,13 +131,17 @@ class RunResult:
     results: list[GameResult]  # the requested games, by index
     seconds: float  # wall time of this call
     played: int  # games played by this call (the rest came from the results file)
+    match: Optional[int] = None  # games per match, in a run of matches
 
     @property
     def resumed(self) -> int:
         return len(self.results) - self.played
 
     def summary(self) -> dict:
-        return summarise(self.results, seconds=self.seconds, played=self.played)
+        out = summarise(self.results, seconds=self.seconds, played=self.played)
+        if self.match is not None:
+            out.update(match_summary(self.results, self.match))
+        return out
 
 
 # ----------------------------------------------------------------------------- worker side
@@ -181,15 +190,20 @@ def _play_indices(
     master_seed: int,
     indices: Sequence[int],
     factory: AgentFactory,
+    match: Optional[int] = None,
 ) -> list[dict]:
-    """Play the games ``indices`` of a run in this process (a joblib task)."""
+    """Play the games ``indices`` of a run in this process (a joblib task); in a run of
+    matches of ``match`` games, ``indices`` are match indices and every game of each comes back."""
     opts = PlayOptions.from_json(options)
     agents = _agents_for(language_specs(specs, opts.lang, factory), factory)
     out = []
     for i in indices:
         with _one_thread():
-            result = play_game(game, agents, specs, seed=game_seed(master_seed, i), index=i, options=opts)
-        out.append(result.to_json())
+            if match is None:
+                results = [play_game(game, agents, specs, seed=game_seed(master_seed, i), index=i, options=opts)]
+            else:
+                results = play_match(game, agents, specs, seed=master_seed, match=i, length=match, options=opts)
+        out.extend(r.to_json() for r in results)
     return out
 
 
@@ -241,8 +255,13 @@ def _other_versions(result: GameResult, here: dict) -> list[str]:
     return differences(result.environment, here) if result.environment is not None else []
 
 
+def _expected_seed(seed: int, index: int, match: Optional[int]) -> int:
+    return game_seed(seed, index) if match is None else match_game_seed(seed, index // match, index % match)
+
+
 def _check_belongs(
-    result: GameResult, game: str, specs: Mapping[str, str], options: dict, seed: int, path: Path, here: dict
+    result: GameResult, game: str, specs: Mapping[str, str], options: dict, seed: int, path: Path, here: dict,
+    match: Optional[int] = None,
 ) -> None:
     other = _other_versions(result, here)
     if other:
@@ -258,7 +277,11 @@ def _check_belongs(
         problems.append(f"agents {result.agents} (this run: {dict(specs)})")
     if result.options != options:
         problems.append(f"options {result.options} (this run: {options})")
-    if result.seed != game_seed(seed, result.index):
+    length = result.extra.get("match_length")
+    if length != match:
+        what = lambda k: f"matches of {k} games" if k else "single games"  # noqa: E731
+        problems.append(f"{what(length)} (this run: {what(match)})")
+    elif result.seed != _expected_seed(seed, result.index, match):
         problems.append(f"a seed that is not game {result.index} of master seed {seed}")
     if problems:
         raise ResultsFileError(
@@ -291,8 +314,11 @@ def _torn(line: str) -> bool:
     return line.startswith(_LINE_START) or _LINE_START.startswith(line)
 
 
-def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict, seed: int) -> dict[int, GameResult]:
-    """The valid results already in ``path`` by index; a torn last line (interrupted write) is dropped."""
+def _read_results(
+    path: Path, game: str, specs: Mapping[str, str], options: dict, seed: int, match: Optional[int] = None
+) -> dict[int, GameResult]:
+    """The valid results already in ``path`` by index; a torn last line (interrupted write) is
+    dropped, and so is every game of a match not saved whole (it is played again from its start)."""
     done: dict[int, GameResult] = {}
     if not path.exists():
         return done
@@ -307,8 +333,13 @@ def _read_results(path: Path, game: str, specs: Mapping[str, str], options: dict
                 continue  # the last line cut short by an interruption: that game is played again
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
         check_result_line(data, path, number)
-        _check_belongs(result, game, specs, options, seed, path, here)
+        _check_belongs(result, game, specs, options, seed, path, here, match)
         done.setdefault(result.index, result)
+    if match is not None:
+        saved: dict[int, int] = {}
+        for index in done:
+            saved[index // match] = saved.get(index // match, 0) + 1
+        done = {i: r for i, r in done.items() if saved[i // match] == match}
     return done
 
 
@@ -410,8 +441,12 @@ def run_games(
     factory: AgentFactory = registry_factory,
     backend: Union[str, Backend] = "local",
     address: Optional[str] = None,
+    match: Optional[int] = None,
 ) -> RunResult:
     """Play games ``0..games-1`` (or only ``indices``) of the run (game, specs, options, seed).
+
+    ``match``: play ``games / match`` matches of ``match`` games each (agents carry what they
+    learn from game to game through ``end_game``); ``indices`` must then cover whole matches.
 
     ``jobs`` workers (-1: all cores); ``backend``: ``"local"`` (this machine's processes),
     ``"ray"`` (``address``: a running cluster, or None for a local Ray instance), or a
@@ -428,6 +463,8 @@ def run_games(
     missing = [r for r in ROLES[game] if r not in specs]
     if missing:
         raise ValueError(f"{game} needs agent specs for {', '.join(missing)}")
+    if match is not None and (match <= 0 or games % match):
+        raise ValueError(f"a run of matches plays whole matches: games ({games}) must be a positive multiple of match ({match})")
     specs = {role: specs[role] for role in ROLES[game]}
     options = options or PlayOptions()
     check_specs(language_specs(specs, options.lang, factory).items(), factory)
@@ -439,6 +476,14 @@ def run_games(
         selected = set(wanted)
         if any(i < 0 or i >= games for i in wanted):
             raise ValueError(f"game indices must lie in 0..{games - 1}")
+        if match is not None:
+            for i in wanted:
+                m = i // match
+                if any(m * match + j not in selected for j in range(match)):
+                    raise ValueError(
+                        f"game {i} is game {i % match} of match {m}: a game of a match follows from the games "
+                        f"before it, so only whole matches replay (match {m})"
+                    )
     opts = options.to_json()
     path = Path(results_path) if results_path is not None else None
     runner = make_backend(backend, jobs, address)  # checks the name before any file is touched
@@ -451,13 +496,15 @@ def run_games(
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             held.enter_context(results_lock(path))  # before reading it: released after the last write
-        done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed) if path else {}
+        done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed, match) if path else {}
         created = path is not None and not path.exists()
         if path is not None:
             _write_sorted(path, done)  # drops a torn last line before appending
         resumed = frozenset(i for i in done if i in selected)
         remaining = len(wanted) - len(resumed)
         todo = (i for i in wanted if i not in resumed)  # streamed into chunks as the backend asks
+        if match is not None:  # the unit of work is the match: its index, once per match
+            todo = (i // match for i in wanted if i not in resumed and i % match == 0)
 
         handle = path.open("a", encoding="utf-8") if path is not None else None
         try:
@@ -486,8 +533,9 @@ def run_games(
 
             with progress_bar(progress, remaining, f"{game} {remaining} games") as advance:
                 if remaining:
-                    job = ChunkJob(game, specs, opts, seed, factory)
-                    size = chunk_size or runner.chunk_size(remaining)
+                    job = ChunkJob(game, specs, opts, seed, factory, match)
+                    units = remaining if match is None else remaining // match
+                    size = chunk_size or runner.chunk_size(units)
                     for batch in runner.play(job, _chunks(todo, size)):
                         advance(keep(batch))
         finally:
@@ -502,4 +550,4 @@ def run_games(
         if path is not None:
             _write_sorted(path, done)
     seconds = time.perf_counter() - start
-    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=remaining)
+    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=remaining, match=match)

@@ -21,13 +21,30 @@ from .backends import Backend, make_backend
 from .play import ROLES, PlayOptions, lineup
 from .runner import AgentFactory, Progress, check_specs, progress_bar, registry_factory, run_games
 
-__all__ = ["Tournament", "format_cell", "markdown_table", "run_tournament"]
+__all__ = ["CELL_TITLES", "Tournament", "format_cell", "markdown_table", "run_tournament"]
 
 # Figures kept per cell (the full summaries are large; these are what the matrix shows).
 _CELL_FIELDS = (
-    "games", "wins", "win_rate", "ci95", "loss_causes", "mean_turns", "turns_ci95", "mean_score",
+    "games", "wins", "win_rate", "ci95", "loss_causes", "mean_turns", "turns_ci95", "turns_per_win",
+    "turns_per_win_ci95", "stephenson_score", "stephenson_score_ci95", "mean_score",
     "mean_clue_count", "words_per_clue", "invalid_clues", "errors",
 )
+# ... and in a run of matches (``sim.metrics.match_summary``).
+_MATCH_FIELDS = (
+    "match", "matches", "curve", "last10_games", "last10_win_rate", "last10_ci95", "last10_turns_per_win",
+    "last10_turns_per_win_ci95", "last10_score", "last10_score_ci95",
+)
+# What a cell can show: its title, and the field of its interval.
+CELL_TITLES = {
+    "win_rate": "win rate % [95% CI]",
+    "mean_turns": "mean turns (a loss counts 25: in kim2019, Stephenson's score) [95% CI]",
+    "turns_per_win": "turns per win [95% CI]",
+    "stephenson_score": "score: turns if won, 25 if lost (Stephenson et al. 2024) [95% CI]",
+    "last10_win_rate": "last 10 games of each match: win rate % [95% CI]",
+    "last10_turns_per_win": "last 10 games of each match: turns per win [95% CI]",
+    "last10_score": "last 10 games of each match: score (turns if won, 25 if lost) [95% CI]",
+}
+_INTERVALS = {"win_rate": "ci95", "mean_turns": "turns_ci95", "last10_win_rate": "last10_ci95"}
 
 
 @dataclass
@@ -39,6 +56,7 @@ class Tournament:
     seed: int
     options: dict
     opponent: Optional[dict]  # classic/pictures: the reference team's specs
+    match: Optional[int] = None  # games per match, in a tournament of matches
     cells: dict[tuple[str, str], dict] = field(default_factory=dict)  # (spymaster, guesser) -> figures
     seconds: float = 0.0
 
@@ -54,6 +72,7 @@ class Tournament:
             "guessers": self.guessers,
             "options": self.options,
             "opponent": self.opponent,
+            "match": self.match,
             "matrix": {s: {g: self.cells[(s, g)] for g in self.guessers} for s in self.spymasters},
             "seconds": self.seconds,
         }
@@ -84,6 +103,7 @@ def run_tournament(
     factory: AgentFactory = registry_factory,
     backend: Union[str, Backend] = "local",
     address: Optional[str] = None,
+    match: Optional[int] = None,
 ) -> Tournament:
     """Play every (spymaster, guesser) pairing; ``agents`` fills both lists unless given apart.
 
@@ -105,7 +125,7 @@ def run_tournament(
     check_specs([*(("spymaster", s) for s in spy), *(("guesser", g) for g in gue), *(opp.items() if opp else ())], factory)
     options = options or PlayOptions()
     folder = Path(results_dir) if results_dir is not None else None
-    result = Tournament(game, spy, gue, games, seed, options.to_json(), opp)
+    result = Tournament(game, spy, gue, games, seed, options.to_json(), opp, match)
     start = time.perf_counter()
     runner = make_backend(backend, jobs, address)
     try:
@@ -116,10 +136,11 @@ def run_tournament(
                     run = run_games(
                         game, specs, games=games, seed=seed, options=options, jobs=jobs,
                         results_path=_cell_file(folder, s, g) if folder else None, progress=bar, factory=factory,
-                        backend=runner,
+                        backend=runner, match=match,
                     )
                     summary = run.summary()
-                    result.cells[(s, g)] = {k: summary[k] for k in _CELL_FIELDS}
+                    kept = _CELL_FIELDS + (_MATCH_FIELDS if match is not None else ())
+                    result.cells[(s, g)] = {k: summary[k] for k in kept}
     finally:
         if runner is not backend:
             runner.close()
@@ -131,22 +152,24 @@ def _pct(x: Optional[float]) -> str:
     return "–" if x is None else f"{100 * x:.1f}"
 
 
-def format_cell(cell: dict, turns: bool = False) -> str:
-    """'62.0 [52.2, 71.0]' (win rate %, 95% Wilson interval), or mean turns with its t interval."""
-    if turns:
-        ci = cell.get("turns_ci95")
-        mean = cell.get("mean_turns")
-        if mean is None:
-            return "–"
-        return f"{mean:.2f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
-    lo, hi = cell["ci95"]
-    return f"{_pct(cell['win_rate'])} [{_pct(lo)}, {_pct(hi)}]"
+def format_cell(cell: dict, turns: Union[bool, str] = False) -> str:
+    """'62.0 [52.2, 71.0]' (win rate %, 95% Wilson interval), or mean turns with its t interval.
+
+    ``turns``: False (win rate), True (mean turns) or a figure of ``CELL_TITLES``."""
+    figure = {False: "win_rate", True: "mean_turns"}.get(turns, turns) if isinstance(turns, bool) else turns
+    value = cell.get(figure)
+    ci = cell.get(_INTERVALS.get(figure, f"{figure}_ci95"))
+    if value is None:
+        return "–"
+    if figure.endswith("win_rate"):
+        return f"{_pct(value)} [{_pct(ci[0])}, {_pct(ci[1])}]"
+    return f"{value:.2f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
 
 
 def markdown_table(t: Tournament) -> str:
     """The matrix as Markdown: rows spymasters, columns guessers (kim2019 adds mean turns)."""
 
-    def table(turns: bool) -> list[str]:
+    def table(turns: Union[bool, str]) -> list[str]:
         head = "| spymaster \\ guesser | " + " | ".join(f"`{g}`" for g in t.guessers) + " |"
         rule = "|---|" + "---|" * len(t.guessers)
         rows = [
@@ -164,6 +187,11 @@ def markdown_table(t: Tournament) -> str:
         *table(False),
     ]
     if t.game == "kim2019":
-        lines += ["", f"**{t.game}**: mean turns to cover the 8 cards (a loss counts 25) [95% t interval].", "",
-                  *table(True)]
+        lines += ["", f"**{t.game}**: mean turns to cover the 8 cards, a loss counting 25: Stephenson et al.'s (2024) "
+                  "score [95% t interval].", "", *table(True)]
+        lines += ["", f"**{t.game}**: turns per win [95% t interval].", "", *table("turns_per_win")]
+    if t.match is not None:
+        last = ["last10_win_rate", "last10_turns_per_win"] + (["last10_score"] if t.game == "kim2019" else [])
+        for figure in last:
+            lines += ["", f"**{t.game}**, matches of {t.match} games: {CELL_TITLES[figure]}.", "", *table(figure)]
     return "\n".join(lines) + "\n"
