@@ -299,8 +299,8 @@ def test_the_report_is_named_by_the_specs_that_played(monkeypatch):
     # --guesser X --spymaster X once reported the --agent default ("minilm") in its title.
     import spymaster_ai.agents.registry as registry
 
-    monkeypatch.setattr(registry, "make_guesser", lambda spec: ToyGuesser())
-    monkeypatch.setattr(registry, "make_spymaster", lambda spec: ToySpymaster())
+    monkeypatch.setattr(registry, "make_guesser", lambda spec, **kw: ToyGuesser())
+    monkeypatch.setattr(registry, "make_spymaster", lambda spec, **kw: ToySpymaster())
     assert make_adapter("minilm", guesser="wordnet", spymaster="wordnet").name == "wordnet"
     assert make_adapter("glove50").name == "glove50"
     assert make_adapter("glove50", spymaster="glove50").name == "glove50"
