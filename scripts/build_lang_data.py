@@ -182,6 +182,7 @@ def stopwords(node_modules: Path, lang: str) -> set[str]:
 # HanTa's STTS tags of content words a clue may be: nouns, nominalised infinitives, adjectives,
 # adverbs, verbs (the infinitive, which HanTa often reads as a finite plural).
 _DE_CONTENT_TAGS = {"NN", "NNI", "ADJ(D)", "ADJ(A)", "ADV", "VV(INF)", "VV(FIN)"}
+_DE_NOUN_TAGS = {"NN", "NNI"}
 
 
 def german_headword():
@@ -204,7 +205,9 @@ def german_headword():
                 tags = tagger.tag_word(form)
                 if not tags or tags[0][1] < -25:  # unknown to HanTa's lexicon (HAHA)
                     continue
-                content = [score for tag, score in tags if tag in _DE_CONTENT_TAGS]
+                # capitalised, only a noun reading counts (not GEFÜLLTE, a nominalised adjective)
+                wanted = _DE_CONTENT_TAGS if form == spelling else _DE_NOUN_TAGS
+                content = [score for tag, score in tags if tag in wanted]
                 if not content or content[0] < tags[0][1] - 1.5:
                     continue
                 if normalise("de", tagger.analyze(form)[0]) == spelling:
