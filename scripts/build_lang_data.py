@@ -179,6 +179,44 @@ def stopwords(node_modules: Path, lang: str) -> set[str]:
 # -- German -------------------------------------------------------------------------------------
 
 
+# HanTa's STTS tags of content words a clue may be: nouns, nominalised infinitives, adjectives,
+# adverbs, verbs (the infinitive, which HanTa often reads as a finite plural).
+_DE_CONTENT_TAGS = {"NN", "NNI", "ADJ(D)", "ADJ(A)", "ADV", "VV(INF)", "VV(FIN)"}
+_DE_NOUN_TAGS = {"NN", "NNI"}
+
+
+def german_headword():
+    """A test of whether a (normalised) word is a German headword a person would give as a
+    clue: its own lemma for both ``simplemma`` and ``HanTa`` (no ZIELT, LANGEM, KINDER), and
+    a known content word whose best reading is no proper name, interjection or foreign word
+    (no GABRIEL, HAHA, BERLIN; ESSEN and HALLE stay, read about as often as nouns as places).
+    wordfreq writes ß as ss, so such words are also looked up with ß."""
+    import simplemma
+    from HanTa import HanoverTagger
+
+    tagger = HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
+
+    def is_headword(word: str) -> bool:
+        spellings = {word} | ({word.replace("ss", "ß")} if "ss" in word else set())
+        for spelling in sorted(spellings):
+            for form in (spelling, spelling[:1].upper() + spelling[1:]):
+                if normalise("de", simplemma.lemmatize(form, lang="de")) != spelling:
+                    continue
+                tags = tagger.tag_word(form)
+                if not tags or tags[0][1] < -25:  # unknown to HanTa's lexicon (HAHA)
+                    continue
+                # capitalised, only a noun reading counts (not GEFÜLLTE, a nominalised adjective)
+                wanted = _DE_CONTENT_TAGS if form == spelling else _DE_NOUN_TAGS
+                content = [score for tag, score in tags if tag in wanted]
+                if not content or content[0] < tags[0][1] - 1.5:
+                    continue
+                if normalise("de", tagger.analyze(form)[0]) == spelling:
+                    return True
+        return False
+
+    return is_headword
+
+
 def german(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str]]) -> tuple[list[str], list[str]]:
     from german_nouns.lookup import Nouns
 
@@ -199,10 +237,12 @@ def german(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str]
               if len(w) >= 3 and w not in stop and is_noun(w) and zipf_frequency(w, "de") >= MIN_CARD_ZIPF]
     cards = distinct("de", [w for _, w in sorted(scored, key=lambda t: (-t[0], t[1]))])
     clues = []
+    headword = german_headword()
     for w in top_n_list("de", 80_000):
         w = normalise("de", w)
         if (_DE_LETTERS.fullmatch(w) and len(w) >= 3 and w not in stop
-                and zipf_frequency(w, "de") >= zipf_frequency(w, "en") - 0.5 and w not in clues):
+                and zipf_frequency(w, "de") >= zipf_frequency(w, "en") - 0.5 and w not in clues
+                and headword(w)):
             clues.append(w)
             if len(clues) == CLUES:
                 break
@@ -210,6 +250,9 @@ def german(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str]
 
 
 # -- Vietnamese ---------------------------------------------------------------------------------
+
+
+_VI_NOT_CLUE_TAGS = {"Np", "I"}  # underthesea: proper noun, interjection
 
 
 def viet_dictionary(name: str = "Viet74K") -> set[str]:
@@ -249,8 +292,10 @@ def vietnamese(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, 
     named = best(named_things(*words))
     cards = distinct("vi", named + [w for w in best(named_things(*words, names_only=False)) if w not in named])
     ranked = sorted((w for w in viet_dictionary("Viet11K") if is_word(w)), key=lambda w: (-zipf_frequency(w, "vi"), w))
-    clues = [w for w in ranked if len(w) > 1][:CLUES]
-    return cards, clues
+    # Vietnamese does not inflect, so every dictionary word is its own lemma; names and
+    # interjections are left out by the tagger (Np, I) in the carrier sentence.
+    clues = [w for w in ranked if len(w) > 1 and not _VI_NOT_CLUE_TAGS & {t for _, t in pos_tag(f"Đây là {w} .")[2:-1]}]
+    return cards, clues[:CLUES]
 
 
 # -- Persian ------------------------------------------------------------------------------------
@@ -267,6 +312,18 @@ def persian_lexicon(wheel: Path) -> dict[str, set[str]]:
         if len(parts) == 3:
             out[fa_key(parts[0])].update(t for t in parts[2].split(",") if t != "0")
     return out
+
+
+def persian_headword(word: str, lexicon: dict[str, set[str]]) -> bool:
+    """No plural hazm lists (افراد, اطلاعات) and no suffixed form of a word simplemma gives as
+    its lemma (دوستان <- دوست, خوبی <- خوب); simplemma's other lemmas (باد -> بودن, wind read
+    as a verb) are wrong often enough that a word it maps elsewhere stays."""
+    import simplemma
+
+    if "PL" in lexicon.get(fa_key(word), set()):
+        return False
+    lemma = normalise("fa", simplemma.lemmatize(word, lang="fa"))
+    return lemma == word or not (word.startswith(lemma) and len(fa_key(lemma)) >= 2)
 
 
 def persian(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str]], wheel: Path) -> tuple[list[str], list[str]]:
@@ -287,7 +344,7 @@ def persian(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str
         w = normalise("fa", w)
         key = fa_key(w)
         if (_FA_LETTERS.fullmatch(w) and len(key) >= 2 and w not in stop and key not in seen
-                and lexicon.get(key, set()) & content):
+                and lexicon.get(key, set()) & content and persian_headword(w, lexicon)):
             seen.add(key)
             clues.append(w)
             if len(clues) == CLUES:
@@ -315,10 +372,13 @@ def header(lang: str, what: str) -> str:
     versions = {"wordfreq": version("wordfreq")}
     if lang == "de":
         versions["german-nouns"] = version("german-nouns")
+        versions["simplemma"] = version("simplemma")
+        versions["HanTa"] = version("HanTa")
     if lang == "vi":
         versions["underthesea"] = version("underthesea")
     if lang == "fa":
         versions["hazm (wheel data)"] = HAZM.split("==")[1]
+        versions["simplemma"] = version("simplemma")
     npm = ", ".join(f"{k} {v}" for k, v in NPM_PACKAGES.items())
     pins = ", ".join(f"{k} {v}" for k, v in versions.items())
     return (f"# {what} ({lang}), built by scripts/build_lang_data.py; do not edit by hand.\n"

@@ -75,7 +75,7 @@ CASES = {
         ("schnee", ["schneemann"], P), ("mann", ["schneemann"], P), ("handschuh", ["schuh"], P),
         ("schuhe", ["handschuh"], P), ("krankenhaus", ["haus"], P), ("bahnhof", ["bahn"], P),
         ("sonnenblume", ["blume"], P), ("sonne", ["sonnenblume"], P), ("stadt", ["hauptstadt"], P),
-        ("teppich", ["pich"], L), ("spatz", ["reihe"], L), ("dog", ["hund"], T), ("hound", ["katze"], L),
+        ("teppich", ["pich"], L), ("spatz", ["reihe"], L), ("dog", ["hund"], T), ("hound", ["katze"], N),
         ("computer", ["katze"], L), ("strawberry", ["katze"], N), ("mitte", [], O), ("drei", [], O, 3),
         ("3", [], O, 3), ("X", ["strahl"], L, 1), ("new york", [], C), ("hund katze", [], C), ("hund", [], L),
     ],

@@ -690,3 +690,21 @@ def test_why_names_only_found_targets_of_finished_ai_clues_and_the_ai_reading_of
     # an AI target that is not yet found is never named before the end
     hidden = [t for _, _, ts in session.targets for t in ts if t in session.game.visible_words()]
     assert not any(f" {t.upper()}" in text for t in hidden)
+
+
+def test_why_names_every_target_of_an_ai_clue_once_the_game_is_over():
+    """During play an AI target not yet found is a card of its key and stays unnamed (above);
+    once the game ends, `why` names them all, as the summary does."""
+    from spymaster_ai.rules.duet import Player
+
+    settings = PlaySettings(mode="duet", seed=21, first="ai")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": Reading()}, labels)
+    session.advance()
+    giver, clue, targets = session.targets[-1]
+    assert targets and session.prompt().kind == "guess"
+    black = next(w for w in game.spymaster_view(Player.B).assassins if w not in targets)
+    session.answer(black)  # a black card on the AI's side: the game is lost
+    assert session.is_over
+    text = session.why()
+    assert f"aimed at {', '.join(t.upper() for t in targets)}" in text and "not found yet" not in text

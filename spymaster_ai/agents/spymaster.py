@@ -250,6 +250,20 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     instead of a softmax's doubt, so clues aim at as many cards as the guesser will surely
     take. ``mirror_margin``: how far below the last target, in board z-scores, the first wrong
     card must stay. Off in the class; ``bold`` in the registry.
+    ``margin``: a clue and count are given only if, under the own model and every partner
+    model, each of the ``count`` cards the model ranks first among my targets stands out from
+    every visible card that is not mine by at least this much (z-scores of the clue's
+    similarities across the visible cards); 0 (default) is off. A person finds a card a
+    clue points at clearly, not the fourth of four that merely edge out a bystander (a German
+    playtest lost three Duet games on clues such as LAGERN: 4). Where no clue clears it,
+    clues for one card are chosen as without it.
+    ``avoid_lookalikes``: never give a clue spelled like a visible card
+    (:func:`.human.features.spelled_matrix`: ZIELT beside ZIEGE), which a person reads as
+    that card whatever the models say.
+    ``shared_letters``: with ``avoid_lookalikes``, also never a clue that shares this many
+    letters in a row with a visible card, or its first three letters, accents and umlauts
+    set aside (0: off). A model that reads words by their pieces, as e5small does in German,
+    links GUCKEN to KÜKEN and VOLUMEN to VOLLMOND; a person sees no meaning there.
 
     Assassin Ending: once every own agent is covered, the assassin is the target.
     """
@@ -289,6 +303,9 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         duet_memory_weight: Optional[float] = None,
         partner_prior: Union[None, str, Sequence[float]] = None,
         agreement_weight: float = 0.0,
+        margin: float = 0.0,
+        avoid_lookalikes: bool = False,
+        shared_letters: int = 0,
     ) -> None:
         if partner is None:
             partners: list[SimilarityModel] = [embedding]
@@ -347,6 +364,13 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         self.mirror = bool(mirror)
         self.mirror_margin = float(mirror_margin)
         self.mirror_stop = float(mirror_stop)
+        if margin < 0:
+            raise ValueError(f"margin must be >= 0, got {margin}")
+        self.margin = float(margin)
+        self.avoid_lookalikes = bool(avoid_lookalikes)
+        if shared_letters < 0:
+            raise ValueError(f"shared_letters must be >= 0, got {shared_letters}")
+        self.shared_letters = int(shared_letters)
         if warn_cards < 0:
             raise ValueError(f"warn_cards must be >= 0, got {warn_cards}")
         if zero_weight < 0:
@@ -568,6 +592,8 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         allowed = board.legal.mask(view.visible)[cols] & ~self._banned(view)[cols]
         if not allowed.any():
             raise RuntimeError("no legal clue left in the vocabulary for this board")
+        if self.avoid_lookalikes and (allowed & ~self._lookalikes(view, cols)).any():
+            allowed = allowed & ~self._lookalikes(view, cols)
 
         warned = self._warned_rows(view, board)
         remembered = self._remembered_rows(view, board)
@@ -629,6 +655,11 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         if min_count > 1:
             util = util.copy()
             util[:, : min_count - 1] = -np.inf
+        if self.margin > 0:
+            clear = self._clear(board, cols, aim_cols, visible, own, cap)
+            if not (clear & allowed[:, None]).any():
+                clear[:, 0] = True  # nothing clears the margin: one card, scored as without it
+            util = np.where(clear, util, -np.inf)
 
         best_k = np.argmax(util, axis=1)  # first maximum: the smaller count on a tie
         rows = np.arange(util.shape[0])
@@ -677,6 +708,37 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         """What each candidate clue (vocabulary ``columns``) earns beyond its expected
         outcome, in own cards: nothing here; a learner adds what it knows of its partner."""
         return None
+
+    def _lookalikes(self, view: SpymasterView, cols: np.ndarray) -> np.ndarray:
+        """(candidates,) bool: the candidate clue is spelled like a visible card."""
+        from .human.features import spelled_matrix
+
+        vocab = self.vocabulary
+        clues = [vocab[c] for c in cols]
+        out = spelled_matrix(clues, list(view.visible)).any(axis=1)
+        if self.shared_letters:
+            out |= np.array([shares_letters(c, view.visible, self.shared_letters) for c in clues], dtype=bool)
+        return out
+
+    def _clear(self, board: BoardMatrices, cols: np.ndarray, aim_cols: np.ndarray, visible: np.ndarray,
+               own: np.ndarray, cap: int) -> np.ndarray:
+        """(candidates, cap) bool: whether, under every model (own and partners), the ``count``
+        best of my aimed-at cards each lead every visible card not mine by ``margin`` (z-scores
+        of the clue's similarities across the visible cards)."""
+        shown = np.flatnonzero(visible)
+        is_aim = np.isin(shown, aim_cols)
+        is_bad = ~own[shown]
+        clear = np.ones((len(cols), cap), dtype=bool)
+        for k in range(len(self.partners) + 1):
+            s = board.sim(k)[np.ix_(shown, cols)]
+            z = (s - s.mean(axis=0)) / np.maximum(s.std(axis=0), 1e-9)
+            best_bad = z[is_bad].max(axis=0) if is_bad.any() else np.full(len(cols), -np.inf)
+            ranked = -np.sort(-z[is_aim], axis=0)  # (aimed cards, candidates), best first
+            n = min(cap, ranked.shape[0])
+            gaps = np.full((len(cols), cap), -np.inf)
+            gaps[:, :n] = (ranked[:n] - best_bad).T
+            clear &= gaps >= self.margin
+        return clear
 
     def best_option(self, view: SpymasterView) -> ClueOption:
         """The option this spymaster gives its clue from: the best one the single-clue checker
@@ -820,3 +882,22 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             s = np.asarray(m.similarity(list(rows), list(cols)), dtype=np.float64)
             total += s / _spread(m, s)
         return total / len(models)
+
+
+def _plain(word: str) -> str:
+    """Lower case without accents, umlauts or tone marks (GUCKEN and KÜKEN: gucken, kuken)."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c)).replace(" ", "")
+
+
+def shares_letters(clue: str, cards: Sequence[str], n: int) -> bool:
+    """Whether ``clue`` shares ``n`` letters in a row, or its first three, with one of ``cards``
+    (accents set aside): a spelling link a reader takes for no meaning."""
+    a = _plain(clue)
+    grams = {a[i:i + n] for i in range(len(a) - n + 1)}
+    for card in cards:
+        b = _plain(card)
+        if a[:3] == b[:3] or any(b[i:i + n] in grams for i in range(len(b) - n + 1)):
+            return True
+    return False

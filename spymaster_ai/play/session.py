@@ -522,6 +522,8 @@ class Session:
             if current is not None and finished[-1][1] == str(current):
                 finished = finished[:-1]  # the clue being guessed now is left out
         covered = set(self.game.words) - set(self.game.visible_words())
+        if self.is_over:  # the key is no secret any more: every target is named, found or not
+            covered = set(self.game.words)
         return why_text(finished, self.readings, covered, self.label)
 
     def _note_reading(self, agent: Any, view: Any) -> None:

@@ -42,6 +42,22 @@ LANGUAGE_LEVELS: dict[str, tuple[str, str]] = {
     "normal": ("e5small", "e5small"),
     "hard": ("e5small:max_count=3", "e5small"),
 }
+# The AI partner on boards in other languages (the default agent there, e5small): clues a
+# person finds, since a German playtest lost three Duet games on "word: 4" clues linked by
+# spelling (LAGERN: 4, ZIELT: 4 beside ZIEGE). Two cards a clue at most, each standing out
+# from every card not ours under every model, no clue spelled like a visible card, frequent
+# words first; in German it predicts its partner from both models that read German (Duet,
+# 100 games: 1 -> 68% won with a use3 guesser, 100 -> 63% with e5small, the mirror)
+# (experiments/lang_play_partner.py; experiments/results/lang_play_partner.md).
+LANGUAGE_PARTNER_OPTIONS = "max_count=2,margin=0.5,avoid_lookalikes=true,shared_letters=4,prefer_common=1.0"
+LANGUAGE_PARTNER: dict[str, str] = {
+    "de": f"robust:embedding=e5small,partner=e5small+use3,{LANGUAGE_PARTNER_OPTIONS}",
+    "vi": f"e5small:{LANGUAGE_PARTNER_OPTIONS}",
+    "fa": f"e5small:{LANGUAGE_PARTNER_OPTIONS}",
+}
+# ...and its guesser stops at the count unless a further card is clearly ours: the playtest's
+# guesser took one more card after every correct 1-clue, costing a token each time.
+LANGUAGE_GUESSER_OPTIONS = "duet_extra_ratio=3.0,bonus_threshold=3.0"
 CARD_KINDS = ("pictures", "words")
 FIRST = ("human", "ai")
 
@@ -172,11 +188,22 @@ class PlaySettings:
         return self.mode != "duet" and self.role == "spymaster"
 
     def ai_spymaster_spec(self) -> str:
-        return self.spymaster_spec or f"{self.agent}:risk={_fmt(self.risk)}"
+        if self.spymaster_spec:
+            return self.spymaster_spec
+        if self._language_partner:
+            return f"{LANGUAGE_PARTNER[self.lang]},risk={_fmt(self.risk)}"
+        return f"{self.agent}:risk={_fmt(self.risk)}"
+
+    @property
+    def _language_partner(self) -> bool:
+        """The default AI on a board in another language: the partner tuned for a person."""
+        return self.lang != "en" and self.agent == "e5small"
 
     def ai_guesser_spec(self) -> str:
         if self.guesser_spec:
             return self.guesser_spec
+        if self._language_partner:
+            return f"e5small:stop_threshold={_fmt(guesser_threshold(self.risk))},{LANGUAGE_GUESSER_OPTIONS}"
         if self.agent == "human":  # risk 0.5: a black card weighs 6 cards found (the guesser's default)
             return f"human:assassin_cost={_fmt(12.0 * (1.0 - self.risk))}"
         return f"{self.agent}:stop_threshold={_fmt(guesser_threshold(self.risk))}"

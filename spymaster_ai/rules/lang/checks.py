@@ -139,7 +139,7 @@ def _foreign(lang: str, clue: LangWord) -> Verdict | None:
         return None
     return Verdict(False, RULE_FOREIGN_WORD, None,
                    f'"{clue.shown}" is an English word, not one in everyday {LANGUAGES[lang]} use '
-                   f"(foreign words are legal only if they are)")
+                   f"(rule 4, foreign words: legal only if used in everyday {LANGUAGES[lang]})")
 
 
 @lru_cache(maxsize=1 << 17)
