@@ -150,6 +150,8 @@ def test_the_new_game_form_starts_a_game_and_sets_the_seat_cookie(db):
     ({"mode": "classic", "role": "captain"}, "role must be spymaster or guesser"),
     ({"mode": "duet", "strength": "max"}, "AI strength must be one of"),
     ({"mode": "duet", "colour": "red"}, "unknown setting"),
+    ({"mode": "duet", "lang": "klingon"}, "lang must be one of en, de"),
+    ({"mode": "pictures", "lang": "de"}, "picture cards have English captions only"),
 ])
 def test_bad_settings_are_refused_with_what_to_fix(db, form, message):
     with client_for(db) as client:
@@ -353,3 +355,13 @@ def test_an_ai_failure_ends_the_game_cleanly_and_its_message_reaches_the_seat_on
             assert "my own cards" not in text and "cannot go on" in text
         r = move(client, game_id, token, "zebra 1", 0)
         assert r.status_code == 409 and "cannot go on" in r.json()["error"]
+
+
+def test_a_board_in_another_language_deals_its_cards_and_says_so(db):
+    from spymaster_ai.rules.wordlists import load_words
+
+    with client_for(db) as client:
+        _, _, data = new_game(client, {"mode": "duet", "seed": "3", "lang": "de", "first": "human"})
+        assert {c["card"] for c in data["cells"]} <= set(load_words("de"))
+        assert "German board" in data["title"]
+        assert 'name="lang"' in client.get("/").text

@@ -41,7 +41,8 @@ __all__ = ["create_app", "settings_from_form"]
 HERE = Path(__file__).parent
 TEXT_LIMIT = 200  # characters of a typed move
 RISKS = {"cautious": 0.2, "balanced": 0.5, "bold": 0.8}
-NEW_GAME_FIELDS = ("mode", "seed", "role", "team", "level", "strength", "mission", "tokens", "first", "cards", "solo")
+NEW_GAME_FIELDS = ("mode", "seed", "role", "team", "level", "strength", "mission", "tokens", "first", "cards", "solo",
+                   "lang")
 
 
 class BadRequest(Exception):
@@ -81,7 +82,10 @@ def settings_from_form(form: dict, default_agent: str = "human") -> PlaySettings
     strength = str(form.get("strength") or "balanced")
     if strength not in RISKS:
         raise BadRequest(f"AI strength must be one of {', '.join(RISKS)}, got {strength[:20]!r}")
-    kw: dict[str, Any] = dict(mode=mode, seed=seed, agent=default_agent, risk=RISKS[strength])
+    lang = str(form.get("lang") or "en")
+    if lang != "en" and default_agent == "human":
+        default_agent = "e5small"  # the human agents read English only, as in `play --lang`
+    kw: dict[str, Any] = dict(mode=mode, seed=seed, agent=default_agent, risk=RISKS[strength], lang=lang)
     if mode == "duet":
         mission = str(form.get("mission") or "").strip().lower() or None
         kw.update(mission=mission, tokens=None if mission else _int_or_none(form.get("tokens"), "tokens"),
