@@ -21,6 +21,7 @@ from spymaster_ai.cli.app import app
 from spymaster_ai.play import PlaySettings, Session, new_game
 from spymaster_ai.play.store import session_record
 from spymaster_ai.play.profile import PROFILE_ENV, load_profile, save_profile
+from spymaster_ai.rules.cards import Player
 from spymaster_ai.rules.wordlists import load_words
 
 from test_play_session import ScriptedSpymaster, play_out
@@ -130,6 +131,12 @@ def lines_for_a_duet(seed: int) -> list[str]:
     return words[:12] + ["quit"]
 
 
+def safe_guesses(seed: int) -> list[str]:
+    """Cards green on the AI's side (the side its clues are read against): the game goes on."""
+    game, _ = new_game(duet(seed))
+    return list(game.spymaster_view(Player.B).own)
+
+
 def run_play(tmp_path, *extra: str, seed: int = 3):
     result = CliRunner().invoke(app, ["play", "duet", "--seed", str(seed), "--no-save", "--no-color", *extra],
                                 input="".join(f"{x}\n" for x in lines_for_a_duet(seed)),
@@ -167,3 +174,19 @@ def test_play_with_a_malformed_profile_warns_and_goes_on(tmp_path, toy_agents):
     assert "could not be read" in out and "profile.json.unreadable-" in out
     assert json.loads(path.read_text())["guesses"] > 0
     assert [p.read_text() for p in tmp_path.glob("profile.json.unreadable-*")] == ["{broken"]
+
+
+def test_a_resumed_game_does_not_learn_its_replayed_guesses_again(tmp_path, toy_agents):
+    path, save = tmp_path / "profile.json", tmp_path / "game.json"
+    result = CliRunner().invoke(app, ["play", "duet", "--seed", "3", "--save", str(save), "--no-color"],
+                                input="".join(f"{x}\n" for x in safe_guesses(3)[:3] + ["quit"]),
+                                env={PROFILE_ENV: str(path)})
+    assert result.exit_code == 0, result.output
+    before = path.read_text()
+    assert json.loads(before)["guesses"] > 0
+    resumed = CliRunner().invoke(app, ["play", "resume", str(save), "--no-color"], input="quit\n",
+                                 env={PROFILE_ENV: str(path)})
+    assert resumed.exit_code == 0, resumed.output
+    assert "replayed" in resumed.output and resumed.output.count("The AI learns how you read clues") == 1
+    assert f"it knows you from {json.loads(before)['guesses']} guess" in resumed.output
+    assert path.read_text() == before

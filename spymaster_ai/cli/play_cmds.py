@@ -235,7 +235,7 @@ def play_resume(
     """
 
     def run() -> int:
-        from ..play import read_saved, resume_session, run_console
+        from ..play import load_session_agents, read_saved, resume_session, run_console
         from ..play.console import show_finished
         from ..play.profile import start_learning
         from ..play.session import Event
@@ -247,9 +247,12 @@ def play_resume(
             raise BadInput("--png applies to pictures sessions")
         if png is not None and not png.parent.is_dir():
             raise BadInput(f"--png: no folder {png.parent}")
-        session = resume_session(file)
-        # learning starts after the replay: the replayed guesses were learned when first made
-        session.learner, profile, said, warned = start_learning(saved.settings, session.agents, fresh)
+        # the AI replays with the person's weights, as it played; it learns only from the moves
+        # after the replay (the replayed guesses were learned when first made)
+        agents = load_session_agents(saved.settings)
+        learner, profile, said, warned = start_learning(saved.settings, agents, fresh)
+        session = resume_session(file, agents)
+        session.learner = learner
         moves = len(saved.record["actions"])
         intro = [Event("info", f"Resumed {file}: {saved.settings.describe()}, seed {saved.settings.seed}, "
                                f"{moves} move{'s' if moves != 1 else ''} replayed.")]
