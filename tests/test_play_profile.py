@@ -190,3 +190,17 @@ def test_a_resumed_game_does_not_learn_its_replayed_guesses_again(tmp_path, toy_
     assert "replayed" in resumed.output and resumed.output.count("The AI learns how you read clues") == 1
     assert f"it knows you from {json.loads(before)['guesses']} guess" in resumed.output
     assert path.read_text() == before
+
+
+def test_only_the_persons_partners_learn_them_and_only_when_the_person_guesses(tmp_path, toy_reader):
+    from spymaster_ai.play.profile import start_learning
+
+    roles = ("red_spymaster", "blue_spymaster", "blue_guesser")
+    agents = {r: HumanGuesser(toy_reader) for r in roles}  # stand-ins: any human agent
+    learner, profile, said, warned = start_learning(PlaySettings(mode="classic", seed=1), agents,
+                                                    path=tmp_path / "p.json")
+    assert learner is not None and len(said) == 1 and not warned
+    assert agents["red_spymaster"].reader is learner.reader
+    assert all(agents[r].reader is toy_reader for r in ("blue_spymaster", "blue_guesser"))
+    spymaster = PlaySettings(mode="classic", seed=1, role="spymaster")
+    assert start_learning(spymaster, {r: HumanGuesser(toy_reader) for r in roles}) == (None, None, [], [])

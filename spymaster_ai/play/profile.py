@@ -141,19 +141,23 @@ def start_learning(settings, agents: dict, fresh: bool = False,
     from ..agents.human import HumanGuesser, HumanSpymaster
     from ..agents.human.adapt import PersonLearner
 
-    readers = [a.reader for a in agents.values() if isinstance(a, (HumanGuesser, HumanSpymaster))]
-    if not readers or settings.mode == "pictures":
+    if settings.mode == "pictures" or (settings.mode != "duet" and settings.role != "guesser"):
+        return None, None, [], []  # no word-card guesses of the person's to learn from
+    # only the person's partners learn them: in classic, not the other team's AI
+    partners = {r: a for r, a in agents.items() if settings.mode != "classic" or r.startswith(f"{settings.team}_")}
+    readers = [a.reader for a in partners.values() if isinstance(a, (HumanGuesser, HumanSpymaster))]
+    if not readers:
         return None, None, [], []
     reader = getattr(readers[0], "base", readers[0])
     path = Path(path) if path is not None else default_profile_path()
     if fresh:
         learner = PersonLearner(reader)
-        learner.personalise(agents)
+        learner.personalise(partners)
         return learner, None, [f"--fresh: the AI learns from your guesses in this game only; your profile "
                                f"({path}) is neither read nor changed."], []
     profile, warning = load_profile(path, reader.params)
     learner = PersonLearner(reader, profile.adaptation)
-    learner.personalise(agents)
+    learner.personalise(partners)
     known = (f"it knows you from {profile.guesses} guess{'es' if profile.guesses != 1 else ''}" if profile.guesses
              else "a new profile")
     info = [f"The AI learns how you read clues from your guesses and remembers it in {path} ({known}). "
