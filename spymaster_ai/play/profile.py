@@ -118,15 +118,16 @@ def save_profile(profile: Profile) -> None:
         "created": profile.created,
         "updated": _now(),
         "offsets": {f: round(float(v), 6) for f, v in zip(a.base.features, a.offset)},
-        "precision": [[round(float(v), 6) for v in row] for row in a.precision],
     }
+    # the precision matrix one row a line, in the features' order: readable, and still JSON
+    rows = ",\n".join("  " + json.dumps([round(float(v), 6) for v in row]) for row in a.precision)
+    text = json.dumps(data, indent=1)[:-2] + ',\n "precision": [\n' + rows + "\n ]\n}\n"
     path = profile.path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-            f.write("\n")
+            f.write(text)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
