@@ -204,3 +204,21 @@ def test_only_the_persons_partners_learn_them_and_only_when_the_person_guesses(t
     assert all(agents[r].reader is toy_reader for r in ("blue_spymaster", "blue_guesser"))
     spymaster = PlaySettings(mode="classic", seed=1, role="spymaster")
     assert start_learning(spymaster, {r: HumanGuesser(toy_reader) for r in roles}) == (None, None, [], [])
+
+
+def test_a_learner_that_fails_stops_learning_with_a_warning_and_the_game_goes_on(toy_reader):
+    class Broken:
+        def observe_guess(self, view, card):
+            raise RuntimeError("no room")
+
+    settings = duet()
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": HumanGuesser(toy_reader)},
+                      labels, learner=Broken())
+    session.advance()
+    reply = session.answer(safe_guesses(3)[0])
+    assert reply.moved and session.learner is None
+    assert [e.text for e in reply.events if e.kind == "warning"] == [
+        "The AI stops learning from your guesses this game (RuntimeError: no room)."]
+    play_out(session, seed=1)
+    assert session.is_over
