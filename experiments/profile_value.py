@@ -125,13 +125,17 @@ def main() -> None:
         greens = np.mean([g for *_, g in rows[arm]])
         t1 = [share(h) if h else "-" for h in top1[arm]]
         lines.append(f"| {name} | {share(wins)} | {share(late)} | {greens:.2f} | {t1[0]} | {t1[1]} |")
-    lines += ["", "Paired by board and person (the same games in each arm), against the shipped weights; "
-                  "t intervals over games:", ""]
+    lines += ["", "Paired by board and person (the same games in each arm), against the shipped weights: the "
+                  "mean difference per game, with a t interval over games and, since one person's games are not "
+                  f"independent, over the {args.players} people's mean differences:", ""]
     for arm in ARMS[1:]:
         for what, k in (("wins", 2), ("greens found", 3)):
-            diff = [a[k] - b[k] for a, b in zip(rows[arm], rows["shipped"])]
-            lo, hi = mean_interval(diff)
-            lines.append(f"- {arm} - shipped, {what} per game: {np.mean(diff):+.3f} [{lo:+.3f}, {hi:+.3f}]")
+            diff = np.array([a[k] - b[k] for a, b in zip(rows[arm], rows["shipped"])], dtype=float)
+            people = [diff[[i for i, r in enumerate(rows[arm]) if r[0] == p]].mean() for p in range(args.players)]
+            games_ci, people_ci = mean_interval(diff), mean_interval(people)
+            span = lambda ci: f"[{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else "-"  # noqa: E731
+            lines.append(f"- {arm} - shipped, {what} per game: {diff.mean():+.3f}, over games {span(games_ci)}, "
+                         f"over people {span(people_ci)}")
     lines += ["", "The simulated person reads exactly as a conditional logit over the reader's features (shifted "
                   "weights), so the learner's model is right by construction: a best case. A real person's "
                   "departures from the reader are not all of that shape.",
