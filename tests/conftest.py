@@ -22,3 +22,9 @@ def read_only(monkeypatch):
 
     monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     return folders
+
+
+@pytest.fixture(autouse=True)
+def _no_real_profile(monkeypatch, tmp_path_factory):
+    """``play`` keeps the person's profile in the user's data folder: tests never touch it."""
+    monkeypatch.setenv("SPYMASTER_AI_PROFILE", str(tmp_path_factory.mktemp("profile") / "profile.json"))

@@ -64,17 +64,20 @@ NoSaveOpt = typer.Option(False, "--no-save", help="Do not save the game.")
 ForceOpt = typer.Option(False, "--force", help="Overwrite an existing save file.")
 WordlistOpt = typer.Option("classic", "--wordlist", metavar="NAME", help="Board word list.")
 NoColorOpt = typer.Option(False, "--no-color", help="No colours (identities are also written as words).")
+FreshOpt = typer.Option(False, "--fresh", help="Ignore your profile (how the AI learned you read clues) for this "
+                                                "game: it is neither read nor changed.")
 LangOpt = typer.Option("en", "--lang", metavar="en|de|vi|fa",
                        help="Board language: its cards, legality rules and clue words (prompts stay English; "
                             "the AI is then e5small unless --agent or a spec says otherwise).")
 
 
 def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: bool, no_color: bool,
-           png: Optional[Path] = None) -> None:
+           png: Optional[Path] = None, fresh: bool = False) -> None:
     """Validate, deal, load the AI, then hand over to the console loop."""
 
     def run() -> int:
         from ..play import PlaySettings, Session, default_save_path, load_session_agents, new_game, run_console, saver
+        from ..play.profile import start_learning
         from ..play.session import Event
 
         seed = settings_kw.pop("seed")
@@ -97,16 +100,32 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
                 raise BadInput(f"{what}: no folder {wanted.parent}")
         game, labels = new_game(settings)
         agents = load_session_agents(settings)
-        session = Session(settings, game, agents, labels, save=saver(path) if path is not None else None)
+        learner, profile, said, warned = start_learning(settings, agents, fresh)
+        session = Session(settings, game, agents, labels, save=saver(path) if path is not None else None, learner=learner)
         intro = [Event("info", f"{settings.describe()}. Seed {settings.seed} (the same board again: --seed {settings.seed}).")]
+        intro += [Event("warning", w) for w in warned] + [Event("info", line) for line in said]
         if path is not None and session.save_now():  # the file exists from the first moment
             intro.append(Event("info", f"The game is saved after every move in {path}."))
             if not settings.human_holds_key:
                 intro.append(Event("warning", f"Spoiler: {path} holds the key card (it is needed to replay the game); "
                                               "do not open it before the game ends."))
-        return run_console(session, _console(no_color), save_path=path, png=png, intro=intro)
+        return _play_and_keep(session, profile, lambda: run_console(session, _console(no_color), save_path=path,
+                                                                     png=png, intro=intro))
 
     _run(run)
+
+
+def _play_and_keep(session, profile, play) -> int:
+    """Play, then keep what the game taught of the person in their profile (finished, quit
+    or interrupted alike)."""
+    from ..play.profile import keep_profile
+
+    try:
+        return play()
+    finally:
+        failed = keep_profile(profile, session.learner)
+        if failed:
+            typer.echo(f"Warning: {failed}", err=True)
 
 
 def _exists_message(path: Path) -> str:
@@ -145,12 +164,12 @@ def play_classic(
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
-    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt, fresh: bool = FreshOpt,
 ) -> None:
     """Classic Codenames, two teams: you take one role on one team, the AI the other three."""
     _start(dict(mode="classic", seed=seed, role=role, team=team, agent=agent, risk=risk, level=level, spymaster_spec=spymaster_spec,
                 guesser_spec=guesser_spec, penalty=penalty, assassin_ending=assassin_ending, wordlist=wordlist, lang=lang),
-           save=save, no_save=no_save, force=force, no_color=no_color)
+           save=save, no_save=no_save, force=force, no_color=no_color, fresh=fresh)
 
 
 @play_app.command("solo")
@@ -159,12 +178,12 @@ def play_solo(
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
-    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt, fresh: bool = FreshOpt,
 ) -> None:
     """Classic Codenames, two-player variant: you and the AI against a simulated opponent; scored."""
     _start(dict(mode="solo", seed=seed, role=role, agent=agent, risk=risk, spymaster_spec=spymaster_spec,
                 guesser_spec=guesser_spec, penalty=penalty, wordlist=wordlist, lang=lang),
-           save=save, no_save=no_save, force=force, no_color=no_color)
+           save=save, no_save=no_save, force=force, no_color=no_color, fresh=fresh)
 
 
 @play_app.command("duet")
@@ -176,12 +195,12 @@ def play_duet(
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
-    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt, fresh: bool = FreshOpt,
 ) -> None:
     """Codenames Duet with an AI partner: you see your side of the key, the AI the other."""
     _start(dict(mode="duet", seed=seed, mission=mission, tokens=tokens, mistakes=mistakes, first=first, agent=agent,
                 risk=risk, spymaster_spec=spymaster_spec, guesser_spec=guesser_spec, penalty=penalty, wordlist=wordlist, lang=lang),
-           save=save, no_save=no_save, force=force, no_color=no_color)
+           save=save, no_save=no_save, force=force, no_color=no_color, fresh=fresh)
 
 
 @play_app.command("pictures")
@@ -195,20 +214,20 @@ def play_pictures(
     seed: Optional[int] = SeedOpt, agent: str = AgentOpt, risk: float = RiskOpt, level: str = LevelOpt,
     spymaster_spec: Optional[str] = SpySpecOpt, guesser_spec: Optional[str] = GuesserSpecOpt,
     penalty: bool = PenaltyOpt, save: Optional[Path] = SaveOpt, no_save: bool = NoSaveOpt, force: bool = ForceOpt,
-    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt,
+    wordlist: str = WordlistOpt, no_color: bool = NoColorOpt, lang: str = LangOpt, fresh: bool = FreshOpt,
 ) -> None:
     """Codenames Pictures (5x4): picture cards named by their captions; the AI reads the captions."""
     _start(dict(mode="pictures", seed=seed, role=role, team=team, solo=solo, cards=cards, agent=agent, risk=risk, level=level,
                 spymaster_spec=spymaster_spec, guesser_spec=guesser_spec, penalty=penalty,
                 assassin_ending=assassin_ending, wordlist=wordlist, lang=lang),
-           save=save, no_save=no_save, force=force, no_color=no_color, png=png)
+           save=save, no_save=no_save, force=force, no_color=no_color, png=png, fresh=fresh)
 
 
 @play_app.command("resume")
 def play_resume(
     file: Path = typer.Argument(..., metavar="FILE", help="A save file written by spymaster-ai play."),
     png: Optional[Path] = typer.Option(None, "--png", metavar="FILE", help="Pictures: write the board as a PNG image here."),
-    no_color: bool = NoColorOpt,
+    no_color: bool = NoColorOpt, fresh: bool = FreshOpt,
 ) -> None:
     """Continue a saved game where it stopped (the AI players are rebuilt from their specs and seed).
 
@@ -216,8 +235,9 @@ def play_resume(
     """
 
     def run() -> int:
-        from ..play import read_saved, resume_session, run_console
+        from ..play import load_session_agents, read_saved, resume_session, run_console
         from ..play.console import show_finished
+        from ..play.profile import start_learning
         from ..play.session import Event
 
         saved = read_saved(file)  # a bad file fails here, before any model is loaded
@@ -227,15 +247,22 @@ def play_resume(
             raise BadInput("--png applies to pictures sessions")
         if png is not None and not png.parent.is_dir():
             raise BadInput(f"--png: no folder {png.parent}")
-        session = resume_session(file)
+        # the AI replays with the person's weights, as it played; it learns only from the moves
+        # after the replay (the replayed guesses were learned when first made)
+        agents = load_session_agents(saved.settings)
+        learner, profile, said, warned = start_learning(saved.settings, agents, fresh)
+        session = resume_session(file, agents)
+        session.learner = learner
         moves = len(saved.record["actions"])
         intro = [Event("info", f"Resumed {file}: {saved.settings.describe()}, seed {saved.settings.seed}, "
                                f"{moves} move{'s' if moves != 1 else ''} replayed.")]
+        intro += [Event("warning", w) for w in warned] + [Event("info", line) for line in said]
         if session.mismatches:
             intro.append(Event("warning", f"{session.mismatches} past AI move(s) would come out differently with this "
                                           "version of the AI; the saved moves are kept."))
         if session.save_now():  # a folder that became read-only shows now, not after the next move
             intro.append(Event("info", f"The game is saved after every move in {file}."))
-        return run_console(session, _console(no_color), save_path=file, png=png, intro=intro)
+        return _play_and_keep(session, profile, lambda: run_console(session, _console(no_color), save_path=file,
+                                                                     png=png, intro=intro))
 
     _run(run)

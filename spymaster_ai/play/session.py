@@ -120,6 +120,7 @@ class Session:
         labels: Optional[Mapping[str, str]] = None,
         *,
         save: Optional[Callable[["Session"], None]] = None,
+        learner: Optional[Any] = None,
     ) -> None:
         missing = [r for r in ai_roles(settings) if r not in agents]
         if missing:
@@ -143,6 +144,9 @@ class Session:
         self._sd_turn = 0
         self._announced: set[str] = set()
         self._replaying = False
+        # learns the person from their guesses (``observe_guess(view, card)``, e.g.
+        # agents.human.adapt.PersonLearner); replayed moves are not learned again
+        self.learner = learner
 
     # ================================================================= public state
     @property
@@ -240,8 +244,10 @@ class Session:
         except InputError as exc:
             reply.events.append(Event("error", str(exc)))
             return reply
+        actor = self._actor()
+        seen = self._guesser_view(actor) if self.learner is not None and prompt.kind == "guess" and move.kind == "guess" else None
         try:
-            reply.events += self._apply(self._actor(), move)
+            reply.events += self._apply(actor, move)
         except InvalidClueError as exc:
             reply.events.append(Event("error", f"{self._explain(exc)}. Refused: it costs nothing, give another clue."))
             return reply
@@ -249,8 +255,19 @@ class Session:
             reply.events.append(Event("error", self._explain(exc)))
             return reply
         reply.moved = reply.redraw = True
+        if seen is not None:
+            reply.events += self._learn(seen, move.card)
         self._saved()
         return reply
+
+    def _learn(self, view: Any, card: Optional[str]) -> list[Event]:
+        """Teach the learner the person's guess; a learner's failure stops learning, never play."""
+        try:
+            self.learner.observe_guess(view, card)
+        except Exception as exc:
+            self.learner = None
+            return [Event("warning", f"The AI stops learning from your guesses this game ({type(exc).__name__}: {exc}).")]
+        return []
 
     # ================================================================= resume
     def replay(self, actions: list[dict]) -> None:

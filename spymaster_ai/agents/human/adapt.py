@@ -1,0 +1,163 @@
+"""The reader, adapted to one person from the guesses they make.
+
+Why: the shipped reader is fitted to many people; one person reads clues their own way (a
+player who takes the card a clue spells like, one who never does). Each of their guesses is
+a choice among the visible cards for a clue: the same choice set the reader is fitted on.
+So the person's reader is the shipped weights plus an offset, learned online:
+
+* the offset has a Gaussian prior at 0 (precision ``prior``: the shipped weights count as
+  that many choices' worth of evidence per direction, so a handful of guesses cannot wreck
+  them);
+* each choice updates it by a few Newton steps on its conditional log-likelihood plus the
+  quadratic (Laplace) approximation of everything before, and its precision grows by the
+  choice's Fisher information. Both the offset and the precision are what a profile keeps.
+
+Both agents of a person read through the adapted weights: the guesser reading their clues
+(how they read a clue is our best model of what they mean by one) and the spymaster
+predicting their guesses (:class:`PersonalReader`, :func:`PersonLearner.personalise`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterable, Optional, Sequence
+
+import numpy as np
+
+from .reader import ChoiceSet, HumanReader, ReaderParams, softmax
+
+__all__ = ["PRIOR", "PersonLearner", "PersonalReader", "ReaderAdaptation", "guessable_mask"]
+
+PRIOR = 10.0  # prior precision of the offset, per standardised feature
+
+
+class ReaderAdaptation:
+    """Offsets to the shipped reader's weights, with their precision, learned choice by choice."""
+
+    def __init__(self, base: ReaderParams, offset: Optional[np.ndarray] = None,
+                 precision: Optional[np.ndarray] = None, choices: int = 0, prior: float = PRIOR,
+                 steps: int = 4) -> None:
+        n = len(base.weights)
+        if prior <= 0:
+            raise ValueError(f"prior must be > 0, got {prior}")
+        self.base = base
+        self.offset = np.zeros(n) if offset is None else np.asarray(offset, dtype=np.float64).copy()
+        self.precision = prior * np.eye(n) if precision is None else np.asarray(precision, dtype=np.float64).copy()
+        if self.offset.shape != (n,) or self.precision.shape != (n, n):
+            raise ValueError(f"an adaptation of {n} features needs {n} offsets and an {n}x{n} precision")
+        if not (np.all(np.isfinite(self.offset)) and np.all(np.isfinite(self.precision))):
+            raise ValueError("offsets and precision must be finite numbers")
+        self.choices = int(choices)
+        self.steps = int(steps)
+
+    @property
+    def params(self) -> ReaderParams:
+        """The person's reader: the shipped parameters with the offset added to the weights."""
+        return replace(self.base, weights=self.base.weights + self.offset)
+
+    def observe(self, choice: ChoiceSet) -> None:
+        """Learn from one choice: the card the person took among the cards they could take."""
+        if len(choice.x) < 2:
+            return  # a choice of one card says nothing
+        z = (np.asarray(choice.x, dtype=np.float64) - self.base.mean) / self.base.scale
+        d0, h0 = self.offset, self.precision
+        d, h_ll = d0.copy(), np.zeros_like(h0)
+        for _ in range(self.steps):
+            p = softmax(z @ (self.base.weights + d))
+            centred = z - p @ z
+            grad = h0 @ (d - d0) - choice.weight * centred[choice.chosen]
+            h_ll = choice.weight * (centred.T * p) @ centred
+            d = d - np.linalg.solve(h0 + h_ll, grad)
+        p = softmax(z @ (self.base.weights + d))
+        centred = z - p @ z
+        self.offset = d
+        self.precision = h0 + choice.weight * (centred.T * p) @ centred
+        self.choices += 1
+
+    def observe_all(self, choices: Iterable[ChoiceSet]) -> None:
+        for c in choices:
+            self.observe(c)
+
+
+class PersonalReader(HumanReader):
+    """A reader with a person's weights that shares everything else (models, the cards'
+    statistics) with the process's reader, so a personal reader costs no memory or time."""
+
+    def __init__(self, base: HumanReader, adaptation: ReaderAdaptation) -> None:  # noqa: super not called on purpose
+        self.base = base
+        self.adaptation = adaptation
+
+    @property
+    def params(self) -> ReaderParams:  # type: ignore[override]
+        return self.adaptation.params
+
+    @property
+    def model_names(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.base.model_names
+
+    @property
+    def models(self) -> list[Any]:
+        return self.base.models
+
+    def reference_vocabulary(self) -> tuple[str, ...]:
+        return self.base.reference_vocabulary()
+
+    def reads(self, clue: str) -> bool:
+        return self.base.reads(clue)
+
+    def card_stats(self, cards: Sequence[str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        return self.base.card_stats(cards)
+
+    def params_for(self, cards: Sequence[str]) -> ReaderParams:
+        return self.adaptation.params
+
+
+def guessable_mask(view) -> np.ndarray:
+    """The cards a guesser may take now: visible, and not marked by their own guesses (Duet)."""
+    marked = set(view.marked_by_me)
+    visible = set(view.visible)
+    return np.array([w in visible and w not in marked for w in view.words], dtype=bool)
+
+
+class PersonLearner:
+    """What ``play`` learns of the person: their guesses, into one adaptation that every
+    `human` agent of the session reads with."""
+
+    def __init__(self, reader: HumanReader, adaptation: Optional[ReaderAdaptation] = None) -> None:
+        self.reader = PersonalReader(reader, adaptation or ReaderAdaptation(reader.params))
+        self.learned = 0  # choices learned in this process (whether there is anything to save)
+
+    @property
+    def adaptation(self) -> ReaderAdaptation:
+        return self.reader.adaptation
+
+    def personalise(self, agents: dict[str, Any]) -> int:
+        """Make the `human` agents among ``agents`` read with the person's weights; how many."""
+        from .guesser import HumanGuesser
+        from .spymaster import HumanSpymaster
+
+        n = 0
+        for agent in agents.values():
+            if isinstance(agent, HumanGuesser):
+                agent._reader = self.reader
+                n += 1
+            elif isinstance(agent, HumanSpymaster):
+                agent.reader = self.reader
+                n += 1
+        return n
+
+    def observe_guess(self, view, card: str) -> bool:
+        """The person, seeing ``view`` (their own guesser view), took ``card`` for its clue;
+        whether it was learned from (an unreadable clue or a lone card teaches nothing)."""
+        clue = view.clue
+        if clue is None or clue.is_zero or not clue.word or card not in view.words:
+            return False
+        mask = guessable_mask(view)
+        index = view.words.index(card)
+        if not mask[index] or mask.sum() < 2 or not self.reader.reads(clue.word):
+            return False
+        x = self.reader.features(view.words, [clue.word], mask)[0]
+        cards = np.flatnonzero(mask)
+        self.adaptation.observe(ChoiceSet(x[cards], int(np.flatnonzero(cards == index)[0])))
+        self.learned += 1
+        return True
