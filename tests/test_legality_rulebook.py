@@ -100,8 +100,9 @@ EXAMPLES = [
     # s3 Duet
     row("en Duet s3: zero clue 'word: 0' is allowed", "word", [], LEGAL, count=0),
     # Other languages
-    row("vi s4 other languages: tone marks are spelling, 'ma' is not 'ma' with an acute accent (vi boards are "
-        "not supported: accents are folded)", "m\u00e1", ["ma"], LEGAL, marks=KNOWN_LIMIT),
+    # On a Vietnamese board (rules/lang): tone marks are spelling. English boards fold accents.
+    row("vi s4 other languages: tone marks are spelling, 'ma' is not 'ma' with an acute accent", "m\u00e1", ["ma"],
+        LEGAL, options=LegalityOptions(lang="vi")),
 ]
 
 
