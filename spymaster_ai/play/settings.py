@@ -245,11 +245,9 @@ class PlaySettings:
     @property
     def legality_options(self) -> Any:
         """The engines' LegalityOptions for the board's language (None: English defaults)."""
-        if self.lang == "en":
-            return None
-        from ..rules.legality import LegalityOptions
+        from ..rules.legality import options_for_language
 
-        return LegalityOptions(lang=self.lang)
+        return options_for_language(self.lang)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "PlaySettings":

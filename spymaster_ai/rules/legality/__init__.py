@@ -119,7 +119,16 @@ from .word_tables import (
     SHAPE_WORDS,
 )
 
+
+
+def options_for_language(lang: str) -> "LegalityOptions | None":
+    """The legality options of a board in ``lang``: None for English (the engines' defaults,
+    so English runs and saves read as before languages came)."""
+    return None if lang == "en" else LegalityOptions(lang=lang)
+
+
 __all__ = [
+    "options_for_language",
     "LegalityOptions",
     "Verdict",
     "check_clue",
