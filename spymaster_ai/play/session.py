@@ -94,7 +94,8 @@ class _Actor:
 
 HELP = """\
 Type a card name, or a unique start of it (or of any word of a picture's caption).
-  stop    end your guessing (after one guess; in Duet after a correct one)
+  stop    end your guessing (after one guess; in Duet after a correct one: every Duet turn
+          costs a timer token however it ends, so stopping saves none)
   pass    in Duet sudden death: guess no more
   board   show the board again
   why     what the AI meant by its finished clues (the cards found so far) and its first pick for yours
