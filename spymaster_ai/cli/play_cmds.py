@@ -79,10 +79,11 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         from ..play import PlaySettings, Session, default_save_path, load_session_agents, new_game, run_console, saver
         from ..play.profile import start_learning
         from ..play.session import Event
+        from ..play.settings import agent_for_language
 
         seed = settings_kw.pop("seed")
-        if settings_kw.get("lang", "en") != "en" and settings_kw.get("agent") == "human":
-            settings_kw["agent"] = "e5small"  # the human agents read English only; e5small is multilingual
+        if "agent" in settings_kw:
+            settings_kw["agent"] = agent_for_language(settings_kw["agent"], settings_kw.get("lang", "en"))
         if seed is None:
             seed = secrets.randbelow(1_000_000)
         settings = PlaySettings(seed=seed, **settings_kw)

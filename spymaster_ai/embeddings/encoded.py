@@ -77,6 +77,7 @@ class EncodedEmbedding(VectorEmbedding):
         self._cache_file: Path | None = None
         self._memo: dict[str, np.ndarray] = {}
         self._card_words: frozenset[str] | None = None
+        self._vocab_key: str | None = None
 
     @abstractmethod
     def _encode(self, words: list[str], advance: Advance) -> np.ndarray:
@@ -104,9 +105,11 @@ class EncodedEmbedding(VectorEmbedding):
         return unit_rows(matrix)
 
     def cache_key(self) -> dict[str, Any]:
+        if self._vocab_key is None:  # fixed once built; asked on every short request until then
+            self._vocab_key = words_key(self._vocab)
         return {"model": self.name, "identity": self.identity, "encoder": ENCODER_VERSION,
                 "backend": type(self).__name__, "dim": self.dim,
-                "vocabulary": words_key(self._vocab), "words": len(self._vocab)}
+                "vocabulary": self._vocab_key, "words": len(self._vocab)}
 
     def cache_file(self) -> Path | None:
         """Where the encoded vocabulary is (or will be) cached; None for in-memory backends."""

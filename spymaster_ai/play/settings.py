@@ -80,6 +80,12 @@ def _fmt(x: float) -> str:
     return repr(float(x))
 
 
+def agent_for_language(agent: str, lang: str) -> str:
+    """The AI agent to play a board in ``lang`` with: the ``human`` agents read English only,
+    so on other boards the default becomes the multilingual e5small (and its play partner)."""
+    return "e5small" if lang != "en" and agent == "human" else agent
+
+
 @dataclass(frozen=True)
 class PlaySettings:
     """Everything that defines a session besides the moves (saved with them).

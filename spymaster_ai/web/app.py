@@ -29,7 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..play.settings import LEVELS, PlaySettings, SettingsError
+from ..play.settings import LEVELS, PlaySettings, SettingsError, agent_for_language
 from ..play.store import SaveFileError
 from .db import GameStore
 from .games import AgentFactory, GameHub, LiveGame, MoveRefused, UnknownGame
@@ -83,9 +83,8 @@ def settings_from_form(form: dict, default_agent: str = "human") -> PlaySettings
     if strength not in RISKS:
         raise BadRequest(f"AI strength must be one of {', '.join(RISKS)}, got {strength[:20]!r}")
     lang = str(form.get("lang") or "en")
-    if lang != "en" and default_agent == "human":
-        default_agent = "e5small"  # the human agents read English only, as in `play --lang`
-    kw: dict[str, Any] = dict(mode=mode, seed=seed, agent=default_agent, risk=RISKS[strength], lang=lang)
+    kw: dict[str, Any] = dict(mode=mode, seed=seed, agent=agent_for_language(default_agent, lang),
+                              risk=RISKS[strength], lang=lang)
     if mode == "duet":
         mission = str(form.get("mission") or "").strip().lower() or None
         kw.update(mission=mission, tokens=None if mission else _int_or_none(form.get("tokens"), "tokens"),
