@@ -231,3 +231,49 @@ def test_asking_about_the_clue_just_given_gives_its_targets(human_agents):
         option = spymaster.best_option(view)
         again = {o.word: o for o in spymaster.rank_clues(view, top=8)}
         assert option.word in again and again[option.word].targets == option.targets
+
+
+# -- Duet sudden death --------------------------------------------------------------------------
+
+
+def _sudden_death_view(side, history=()):
+    from spymaster_ai.views import GuesserView
+
+    return GuesserView(game="duet", me="B", words=tuple(BOARD), visible=tuple(BOARD), revealed=(), clue=None,
+                       guesses_made=0, max_guesses=None, can_stop=False, history=tuple(history),
+                       sudden_death=True, own_side=tuple(side))
+
+
+def _side(green=(), black=()):
+    return ["green" if w in green else "black" if w in black else "bystander" for w in BOARD]
+
+
+@pytest.mark.models
+def test_in_sudden_death_without_a_clue_the_key_table_picks_a_card_bystander_on_my_side(human_agents):
+    _, guesser = human_agents
+    side = _side(green=BOARD[:9], black=BOARD[9:12])
+    chances = guesser.sudden_death_chances(_sudden_death_view(side))
+    assert set(chances) == set(BOARD) and all(0.0 <= p <= 1.0 for p in chances.values())
+    # RULES.md section 3: green for the partner 3 in 9 (my green), 1 in 3 (my black), 5 in 13 (my bystander)
+    assert chances[BOARD[0]] == pytest.approx(3 / 9) and chances[BOARD[9]] == pytest.approx(1 / 3)
+    assert chances[BOARD[20]] == pytest.approx(5 / 13)
+    assert guesser.next_guess(_sudden_death_view(side)) in BOARD[12:]
+
+
+@pytest.mark.models
+def test_in_sudden_death_a_partners_unfinished_clue_outweighs_the_key_table(human_agents):
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import ClueHistoryEntry
+
+    _, guesser = human_agents
+    side = _side(green=BOARD[:9], black=("moon", "sun", "star"))  # the clue's cards are black on MY side
+    unfinished = ClueHistoryEntry(giver="A", clue=Clue("sky", 2), guesses=("ocean",), outcomes=("bystander",))
+    chances = guesser.sudden_death_chances(_sudden_death_view(side, [unfinished]))
+    assert max(chances, key=chances.get) in ("moon", "sun", "star")
+    assert chances[max(chances, key=chances.get)] > 5 / 13
+    assert guesser.next_guess(_sudden_death_view(side, [unfinished])) in ("moon", "sun", "star")
+    # once the clue is finished it points at nothing more: back to the key table
+    finished = ClueHistoryEntry(giver="A", clue=Clue("sky", 1), guesses=("moon",), outcomes=("green",))
+    board_left = [w for w in BOARD if w != "moon"]
+    view = replace(_sudden_death_view(side, [finished]), visible=tuple(board_left))
+    assert max(guesser.sudden_death_chances(view).values()) == pytest.approx(5 / 13)

@@ -92,6 +92,7 @@ def test_summary_counts_and_means():
     assert s["errors"] == 1 and s["error_examples"][0]["message"] == "boom"
     assert s["games_per_second"] == pytest.approx(2.0)  # 4 played in 2 s; the fifth was resumed
     assert s["sudden_death_rate"] == pytest.approx(3 / 5)
+    assert s["sudden_death_win_rate"] == pytest.approx(1 / 3)  # games 0, 2, 4 reached it; game 0 was won
 
 
 def test_summary_of_classic_reports_first_move_advantage():

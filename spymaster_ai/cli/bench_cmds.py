@@ -102,6 +102,7 @@ def _summary_table(title: str, summary: dict, agents: dict[str, str]) -> None:
     for key, label in (
         ("starting_team_win_rate", "starting team wins"),
         ("sudden_death_rate", "reached sudden death"),
+        ("sudden_death_win_rate", "won in sudden death"),
     ):
         if key in summary:
             table.add_row(label, num(summary[key], "{:.1%}"))

@@ -127,7 +127,10 @@ def summarise(
         first = sum(1 for r in decided if r.extra["winner"] == r.extra["starting"])
         summary["starting_team_win_rate"] = first / len(decided) if decided else None
     if kind == "duet":
-        summary["sudden_death_rate"] = sum(1 for r in results if r.extra.get("sudden_death")) / n if n else None
+        sudden = [r for r in results if r.extra.get("sudden_death")]
+        summary["sudden_death_rate"] = len(sudden) / n if n else None
+        # of the games that reached it, the share won there: what the guessers' last picks are worth
+        summary["sudden_death_win_rate"] = sum(1 for r in sudden if r.won) / len(sudden) if sudden else None
         summary["mean_greens_left"] = _mean([r.extra.get("greens_left", 0) for r in results])
     return summary
 

@@ -192,20 +192,34 @@ class HumanGuesser:
         return card if p_right >= self.bonus_p and self.worth(view, card, p_right) > 0 else None
 
     def _sudden_death(self, view: GuesserView) -> Optional[str]:
-        """Duet sudden death: the card likeliest green on the partner's side, by the key table
-        and the partner's unfinished clues; pass when none is likelier green than not."""
+        """Duet sudden death: the card likeliest green on the partner's side; pass when none is.
+
+        Why this mix: a card is green for the partner if it is one of the cards a clue of
+        theirs still points at, or else by the key table (my side tells me about theirs). A
+        clue with r cards left to find makes card i one of them with chance min(1, r * p_i),
+        p being the reader's chance that a person takes i for it; clues are independent.
+        Any wrong card ends the game now, so a black card is no worse than a bystander.
+        """
+        chances = self.sudden_death_chances(view)
+        if not chances:
+            return None
+        best = max(chances, key=chances.get)  # first of equals in board order
+        return best if chances[best] > 0 else None
+
+    def sudden_death_chances(self, view: GuesserView) -> dict[str, float]:
+        """Each guessable card's chance of being green on the partner's side (see above)."""
         table = partner_side_probabilities(view)
         mask = self._guessable(view)
-        earlier = [e for e in view.history if e.unfinished and e.clue.count > 0]
-        reading = np.zeros(len(view.words))
-        for e in earlier:
-            reading = np.maximum(reading, self.probabilities(view, e.clue.word))
-        best, best_score = None, -1.0
-        for i, w in enumerate(view.words):
-            if not mask[i]:
+        pointed = np.zeros(len(view.words))
+        for entry in view.history:
+            if not entry.unfinished or entry.clue.is_zero:
                 continue
-            pg, _ = table.get(w, (_BASE_GREEN, _BASE_BLACK))
-            score = pg * (1.0 + reading[i])
-            if score > best_score:
-                best, best_score = w, score
-        return best if best is not None and best_score > 0 else None
+            left = 1 if entry.clue.unlimited else entry.clue.count - entry.found
+            target = np.minimum(1.0, left * self.probabilities(view, entry.clue.word))
+            pointed = 1.0 - (1.0 - pointed) * (1.0 - target)
+        chances = {}
+        for i, word in enumerate(view.words):
+            if mask[i]:
+                green, _ = table.get(word, (_BASE_GREEN, _BASE_BLACK))
+                chances[word] = float(pointed[i] + (1.0 - pointed[i]) * green)
+        return chances
