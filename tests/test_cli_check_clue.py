@@ -147,3 +147,14 @@ def test_a_board_with_an_empty_field_is_refused_not_shortened():
     result = CliRunner().invoke(app, ["check-clue", "fruit", "--board", "apple,,pear"])
     assert result.exit_code == 2
     assert "empty card" in result.output
+
+
+@pytest.mark.parametrize("module", ["spymaster_ai", "spymaster_ai.cli.app"])
+def test_python_dash_m_runs_the_same_command_line(module):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", module, "check-clue", "--help"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Usage" in out.stdout and "check-clue" in out.stdout

@@ -73,4 +73,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # python -m spymaster_ai.cli.app, as the console script
-    main()
+    # Run as a script this file is ``__main__``, a second copy of the module: the command
+    # modules register on the imported ``spymaster_ai.cli.app``, so run that one's app.
+    from spymaster_ai.cli.app import main as _main
+
+    _main()
