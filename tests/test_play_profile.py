@@ -272,3 +272,91 @@ def test_the_ai_picks_on_the_persons_clues_are_learned_with_their_true_colour_on
     assert [c for c, _, _ in spy.picks] == ai_on_person and ai_on_person
     assert [hit for _, hit, _ in spy.picks] == [c in greens_a for c in ai_on_person]
     assert any(hit for _, hit, _ in spy.picks) and not all(hit for _, hit, _ in spy.picks)
+
+
+# -- saying what it learned, forgetting it -----------------------------------------------------
+
+
+def _profile_with(path, toy_reader, shifts: dict, guesses=5, clues=3, picks=4):
+    from spymaster_ai.agents.human.adapt import ReaderAdaptation
+    from spymaster_ai.play.profile import Profile
+
+    base = toy_reader.params
+    offset = np.array([shifts.get(f, 0.01) for f in base.features])
+    adaptation = ReaderAdaptation(base, offset, choices=guesses, clues=clues, clue_picks=picks)
+    save_profile(Profile(path, adaptation, "2026-01-01T00:00:00+00:00"))
+
+
+def test_play_profile_says_where_it_is_what_it_learned_from_and_its_three_largest_shifts_in_words(tmp_path, toy_reader):
+    path = tmp_path / "profile.json"
+    _profile_with(path, toy_reader, {"spelled_like": -0.8, "minilm:evoke": 0.5, "card_zipf": 0.3, "glove50:lead": 0.1})
+    before = path.read_text()
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert str(path) in lines[0] and "5 guesses of yours and 3 clues of yours (4 AI picks on them)" in out.output
+    shifts = [line for line in lines if line.startswith("  - ")]
+    w = dict(zip(toy_reader.params.features, toy_reader.params.weights))
+    assert shifts == [  # the three largest, largest first, each with the weight it changed
+        "  - you follow cards spelled like the clue (CRAB for GRAB) less than most people "
+        f"(spelled_like: {w['spelled_like']:+.2f} -> {w['spelled_like'] - 0.8:+.2f})",
+        "  - you weigh how strongly a card calls the clue to mind, as MiniLM reads them, more than most people "
+        f"(minilm:evoke: {w['minilm:evoke']:+.2f} -> {w['minilm:evoke'] + 0.5:+.2f})",
+        "  - you weigh how common a card's word is more than most people "
+        f"(card_zipf: {w['card_zipf']:+.2f} -> {w['card_zipf'] + 0.3:+.2f})",
+    ]
+    assert "spymaster-ai play forget" in out.output and path.read_text() == before  # showing changes nothing
+
+
+def test_play_profile_without_a_profile_or_with_a_broken_one_says_so_and_moves_nothing(tmp_path):
+    path = tmp_path / "profile.json"
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 0 and "No profile yet" in out.output and not path.exists()
+    path.write_text("{broken")
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 2 and "cannot be read" in out.output and "play forget" in out.output
+    assert path.read_text() == "{broken" and [p.name for p in tmp_path.iterdir()] == ["profile.json"]
+
+
+def test_a_profile_that_learned_nothing_clear_says_so(tmp_path, toy_reader):
+    path = tmp_path / "profile.json"
+    _profile_with(path, toy_reader, {})
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    assert "No clear difference from most people learned yet" in out.output and "  - " not in out.output
+
+
+def test_play_forget_deletes_the_profile(tmp_path, toy_reader):
+    path = tmp_path / "profile.json"
+    _profile_with(path, toy_reader, {"card_zipf": 0.3})
+    out = CliRunner().invoke(app, ["play", "forget"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 0 and f"Deleted {path}" in out.output and not path.exists()
+    out = CliRunner().invoke(app, ["play", "forget"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 0 and "nothing to forget" in out.output
+
+
+def test_after_the_game_play_says_what_it_learned_and_where_to_see_it(tmp_path, toy_agents):
+    out = run_play(tmp_path)
+    data = json.loads((tmp_path / "profile.json").read_text())
+    said = [line for line in out.splitlines() if line.startswith("The AI learned from")]
+    assert len(said) == 1 and f"from {data['guesses']} guess" in said[0] and said[0].endswith(
+        "See 'spymaster-ai play profile'.")
+    assert "So far, you " in said[0]  # the largest shift, in words
+    assert "What it learned: 'spymaster-ai play profile'" in out  # said at the start too
+
+
+def test_a_resumed_game_says_past_ai_moves_differ_because_it_has_learned_from_you(tmp_path, toy_agents, toy_reader):
+    """A saved game in which the AI guessed for the person's clue, resumed after the profile
+    changed a lot: the replayed AI picks differ, and play says why."""
+    path, save = tmp_path / "profile.json", tmp_path / "game.json"
+    first = safe_guesses(3)[0]
+    lines = [first, "stop", "quantum 3", "quit"]
+    result = CliRunner().invoke(app, ["play", "duet", "--seed", "3", "--save", str(save), "--no-color", "--fresh"],
+                                input="".join(f"{x}\n" for x in lines), env={PROFILE_ENV: str(path)})
+    assert result.exit_code == 0, result.output
+    assert "You give the clue: QUANTUM: 3\nThe AI touches" in result.output
+    _profile_with(path, toy_reader, {f: -3.0 * w for f, w in zip(toy_reader.params.features, toy_reader.params.weights)})
+    resumed = CliRunner().invoke(app, ["play", "resume", str(save), "--no-color"], input="quit\n",
+                                 env={PROFILE_ENV: str(path)})
+    assert resumed.exit_code == 0, resumed.output
+    assert "would come out differently now: the AI has since learned more of how you read clues" in resumed.output
+    assert "this version of the AI" not in resumed.output

@@ -224,7 +224,7 @@ def shift_words(feature: str, offset: float) -> str:
     """One learned shift in plain words: the feature's meaning (from its name) and its sign,
     against the shipped reader, which is fitted to many people's guesses ("most people")."""
     model, _, name = feature.rpartition(":")
-    what = _FEATURE_WORDS.get(name, feature).format(m=MODEL_NAMES.get(model, model))
+    what = _FEATURE_WORDS.get(name, feature).format(m=MODEL_NAMES.get(model, model)) + ("," if model else "")
     if name == "spelled_like":
         return f"you follow {what} {'more' if offset > 0 else 'less'} than most people"
     return f"you weigh {what} {'more' if offset > 0 else 'less'} than most people"
