@@ -23,15 +23,16 @@ import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
 from ..agents.human.adapt import ReaderAdaptation
 from ..agents.human.reader import ReaderParams
 
-__all__ = ["PROFILE_ENV", "Profile", "default_profile_path", "describe_profile", "forget_profile", "keep_profile",
-           "learned_line", "load_profile", "read_profile", "save_profile", "start_learning"]
+__all__ = ["PROFILE_ENV", "Profile", "default_profile_path", "describe_lines", "describe_profile", "forget_profile", "keep_profile",
+           "learned_line", "load_profile", "parse_profile", "profile_text", "read_profile",
+           "session_learner", "save_profile", "start_learning"]
 
 PROFILE_ENV = "SPYMASTER_AI_PROFILE"
 FORMAT = 1
@@ -91,10 +92,7 @@ def read_profile(path: Path, base: ReaderParams) -> Profile:
     """The profile at ``path`` as it is, changing nothing (what ``play profile`` shows); a
     ValueError says why it cannot be read, an OSError why it cannot be opened."""
     path = Path(path)
-    try:
-        adaptation, created = _parse(json.loads(path.read_text(encoding="utf-8")), base)
-    except (TypeError, KeyError) as exc:
-        raise ValueError(str(exc)) from None
+    adaptation, created = parse_profile(path.read_text(encoding="utf-8"), base)
     return Profile(path, adaptation, created)
 
 
@@ -123,25 +121,37 @@ def load_profile(path: Path, base: ReaderParams) -> tuple[Profile, Optional[str]
     return Profile(path, adaptation, created), None
 
 
-def save_profile(profile: Profile) -> None:
-    """Write the profile atomically (a temporary file in the same folder, then a rename);
-    a profile that must not be written (see :attr:`Profile.writable`) is left alone."""
-    if not profile.writable:
-        return
-    a = profile.adaptation
+def profile_text(a: ReaderAdaptation, created: str) -> str:
+    """The profile as its readable JSON text (the file's, and the web server's stored form)."""
     data = {
         "format": FORMAT,
         "about": ABOUT,
         "guesses": a.choices,
         "clues": a.clues,
         "clue_picks": a.clue_picks,
-        "created": profile.created,
+        "created": created,
         "updated": _now(),
         "offsets": {f: round(float(v), 6) for f, v in zip(a.base.features, a.offset)},
     }
     # the precision matrix one row a line, in the features' order: readable, and still JSON
     rows = ",\n".join("  " + json.dumps([round(float(v), 6) for v in row]) for row in a.precision)
-    text = json.dumps(data, indent=1)[:-2] + ',\n "precision": [\n' + rows + "\n ]\n}\n"
+    return json.dumps(data, indent=1)[:-2] + ',\n "precision": [\n' + rows + "\n ]\n}\n"
+
+
+def parse_profile(text: str, base: ReaderParams) -> tuple[ReaderAdaptation, str]:
+    """(adaptation, created) from a profile's text; a ValueError says why it cannot be read."""
+    try:
+        return _parse(json.loads(text), base)
+    except (TypeError, KeyError) as exc:
+        raise ValueError(str(exc)) from None
+
+
+def save_profile(profile: Profile) -> None:
+    """Write the profile atomically (a temporary file in the same folder, then a rename);
+    a profile that must not be written (see :attr:`Profile.writable`) is left alone."""
+    if not profile.writable:
+        return
+    text = profile_text(profile.adaptation, profile.created)
     path = profile.path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -154,22 +164,47 @@ def save_profile(profile: Profile) -> None:
         raise
 
 
+def _partners(settings, agents: dict):
+    """(the shared reader, the person's partners among ``agents`` that read with it), or None
+    when no partner of the person's is a `human` agent on word cards (nothing to adapt)."""
+    from ..agents.human import HumanGuesser, HumanSpymaster
+
+    if settings.mode == "pictures":
+        return None  # the reader reads word cards only
+    # only the person's partners learn them: in classic, not the other team's AI
+    partners = {r: a for r, a in agents.items() if settings.mode != "classic" or r.startswith(f"{settings.team}_")}
+    readers = [a.reader for a in partners.values() if isinstance(a, (HumanGuesser, HumanSpymaster))]
+    if not readers:
+        return None
+    return getattr(readers[0], "base", readers[0]), partners
+
+
+def session_learner(settings, agents: dict, adaptation_for: Optional[Callable[[ReaderParams], Optional[ReaderAdaptation]]] = None):
+    """A learner personalising the person's `human` partners among ``agents`` (None if there
+    are none), starting from ``adaptation_for(the reader's params)`` if that gives one: what
+    the web server uses, whose profiles live in its database."""
+    from ..agents.human.adapt import PersonLearner
+
+    found = _partners(settings, agents)
+    if found is None:
+        return None
+    reader, partners = found
+    learner = PersonLearner(reader, adaptation_for(reader.params) if adaptation_for is not None else None)
+    learner.personalise(partners)
+    return learner
+
+
 def start_learning(settings, agents: dict, fresh: bool = False,
                    path: Optional[Path] = None) -> tuple[Optional[object], Optional[Profile], list[str], list[str]]:
     """(learner, profile, info lines, warnings) for a session: a learner when the AI plays
     with `human` agents on word cards (their reader is what it adapts), with the person's
     profile unless ``fresh``. What to tell the person is said here, once."""
-    from ..agents.human import HumanGuesser, HumanSpymaster
     from ..agents.human.adapt import PersonLearner
 
-    if settings.mode == "pictures":
-        return None, None, [], []  # the reader reads word cards only
-    # only the person's partners learn them: in classic, not the other team's AI
-    partners = {r: a for r, a in agents.items() if settings.mode != "classic" or r.startswith(f"{settings.team}_")}
-    readers = [a.reader for a in partners.values() if isinstance(a, (HumanGuesser, HumanSpymaster))]
-    if not readers:
+    found = _partners(settings, agents)
+    if found is None:
         return None, None, [], []
-    reader = getattr(readers[0], "base", readers[0])
+    reader, partners = found
     path = Path(path) if path is not None else default_profile_path()
     if fresh:
         learner = PersonLearner(reader)
@@ -241,19 +276,23 @@ def largest_shifts(a: ReaderAdaptation, top: int = 3) -> list[tuple[str, float, 
 def describe_profile(profile: Profile) -> list[str]:
     """What ``play profile`` prints: where the profile is, what it was learned from, and the
     three largest shifts in words, each with the weight it changed."""
-    a = profile.adaptation
     if not profile.path.exists():
         return [f"No profile yet at {profile.path}: the AI has not learned you (play a game without --fresh)."]
-    lines = [f"Your profile: {profile.path}",
-             f"Learned from {_plural(a.choices, 'guess')} of yours and {_plural(a.clues, 'clue')} of yours "
-             f"({_plural(a.clue_picks, 'AI pick')} on them), since {profile.created}."]
+    return ([f"Your profile: {profile.path}"] + describe_lines(profile.adaptation, profile.created)
+            + ["Forget it: 'spymaster-ai play forget' (or delete the file); play one game without it: --fresh."])
+
+
+def describe_lines(a: ReaderAdaptation, created: str) -> list[str]:
+    """What a profile was learned from and its three largest shifts, in words (``play
+    profile`` and the web server's profile page)."""
+    lines = [f"Learned from {_plural(a.choices, 'guess')} of yours and {_plural(a.clues, 'clue')} of yours "
+             f"({_plural(a.clue_picks, 'AI pick')} on them), since {created}."]
     shifts = largest_shifts(a)
     if not shifts:
         lines.append("No clear difference from most people learned yet: the AI reads you as it reads anyone.")
     else:
         lines.append("The largest differences it learned (weights of the AI's reader, most people -> you):")
         lines += [f"  - {shift_words(f, you - shipped)} ({f}: {shipped:+.2f} -> {you:+.2f})" for f, shipped, you in shifts]
-    lines.append("Forget it: 'spymaster-ai play forget' (or delete the file); play one game without it: --fresh.")
     return lines
 
 
