@@ -298,11 +298,11 @@ def test_play_profile_says_where_it_is_what_it_learned_from_and_its_three_larges
     shifts = [line for line in lines if line.startswith("  - ")]
     w = dict(zip(toy_reader.params.features, toy_reader.params.weights))
     assert shifts == [  # the three largest, largest first, each with the weight it changed
-        "  - you follow cards spelled like the clue (CRAB for GRAB) less than most people "
+        "  - you take cards spelled like the clue (CRAB for GRAB) less readily than most people "
         f"(spelled_like: {w['spelled_like']:+.2f} -> {w['spelled_like'] - 0.8:+.2f})",
-        "  - you weigh how strongly a card calls the clue to mind, as MiniLM reads them, more than most people "
+        "  - you take cards that call the clue strongly to mind, as MiniLM reads them, more readily than most people "
         f"(minilm:evoke: {w['minilm:evoke']:+.2f} -> {w['minilm:evoke'] + 0.5:+.2f})",
-        "  - you weigh how common a card's word is more than most people "
+        "  - you take cards with common words more readily than most people "
         f"(card_zipf: {w['card_zipf']:+.2f} -> {w['card_zipf'] + 0.3:+.2f})",
     ]
     assert "spymaster-ai play forget" in out.output and path.read_text() == before  # showing changes nothing

@@ -244,25 +244,24 @@ def keep_profile(profile: Optional[Profile], learner) -> Optional[str]:
 # -- saying what it learned --------------------------------------------------------------------
 
 MODEL_NAMES = {"minilm": "MiniLM", "glove50": "GloVe", "wordllama": "WordLlama"}
-# what each feature of the reader measures, as "you weigh ... more/less than most people"
+# the cards each feature of the reader is high on, as "you take cards ... more readily than most people"
 _FEATURE_WORDS = {
-    "board_z": "how much a card stands out for the clue among the cards on the table, as {m} reads them",
-    "evoke": "how strongly a card calls the clue to mind, as {m} reads them",
-    "lead": "how clearly a card beats the next best one for the clue, as {m} reads them",
-    "card_zipf": "how common a card's word is",
-    "spelled_like": "cards spelled like the clue (CRAB for GRAB)",
+    "board_z": "that stand out for the clue among the cards on the table, as {m} reads them,",
+    "evoke": "that call the clue strongly to mind, as {m} reads them,",
+    "lead": "that clearly beat the next best card for the clue, as {m} reads them,",
+    "card_zipf": "with common words",
+    "spelled_like": "spelled like the clue (CRAB for GRAB)",
 }
 NEGLIGIBLE = 0.05  # a learned shift smaller than this (standardised weight) is not worth saying
 
 
 def shift_words(feature: str, offset: float) -> str:
-    """One learned shift in plain words: the feature's meaning (from its name) and its sign,
-    against the shipped reader, which is fitted to many people's guesses ("most people")."""
+    """One learned shift in plain words, from the feature's name and the shift's sign: a
+    positive shift makes the person likelier than the shipped reader (fitted to many people's
+    guesses: "most people") to take cards high in that feature, whatever the shipped sign."""
     model, _, name = feature.rpartition(":")
-    what = _FEATURE_WORDS.get(name, feature).format(m=MODEL_NAMES.get(model, model)) + ("," if model else "")
-    if name == "spelled_like":
-        return f"you follow {what} {'more' if offset > 0 else 'less'} than most people"
-    return f"you weigh {what} {'more' if offset > 0 else 'less'} than most people"
+    what = _FEATURE_WORDS[name].format(m=MODEL_NAMES.get(model, model)) if name in _FEATURE_WORDS else f"high in {feature}"
+    return f"you take cards {what} {'more' if offset > 0 else 'less'} readily than most people"
 
 
 def largest_shifts(a: ReaderAdaptation, top: int = 3) -> list[tuple[str, float, float]]:
