@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from spymaster_ai.agents.human.adapt import ReaderAdaptation
+from spymaster_ai.agents.human.adapt import CLUE_WEIGHT, PRIOR, PersonalReader, PersonLearner, ReaderAdaptation
 from spymaster_ai.agents.human.reader import ChoiceSet, load_params, softmax
 
 
@@ -72,3 +72,100 @@ def test_bad_shapes_are_refused_with_a_clear_error():
         ReaderAdaptation(base, offset=np.zeros(3))
     with pytest.raises(ValueError, match="finite"):
         ReaderAdaptation(base, offset=np.full(len(base.weights), np.nan))
+
+
+# -- from the person's clues --------------------------------------------------------------------
+
+
+def test_an_ai_pick_that_was_the_persons_card_pulls_the_reading_toward_it_and_a_miss_away():
+    base = load_params()
+    rng = np.random.default_rng(3)
+    x = base.mean + base.scale * rng.normal(size=(12, len(base.weights)))
+    p = lambda a: softmax(a.params.logits(x))[4]  # noqa: E731
+    hit, miss = ReaderAdaptation(base), ReaderAdaptation(base)
+    hit.observe_outcome(ChoiceSet(x, 4, weight=0.5), True, targets=2)
+    miss.observe_outcome(ChoiceSet(x, 4, weight=0.5), False, targets=2)
+    assert p(hit) > p(ReaderAdaptation(base)) > p(miss)
+    assert hit.clue_picks == miss.clue_picks == 1 and hit.choices == 0
+    assert np.all(np.linalg.eigvalsh(hit.precision) >= PRIOR - 1e-9)
+    unchanged = ReaderAdaptation(base)
+    unchanged.observe_outcome(ChoiceSet(x, 4), True, targets=0)  # past the count: says nothing of this clue
+    assert not np.any(unchanged.offset) and unchanged.clue_picks == 0
+
+
+@pytest.fixture(scope="module")
+def toy_world():
+    """A reader over three toy models (random vectors: features with the real shapes, at once)
+    and three boards of classic cards."""
+    from wordfreq import top_n_list
+
+    from spymaster_ai.agents.human.reader import HumanReader
+    from spymaster_ai.agents.toy import ToyEmbedding
+    from spymaster_ai.rules.wordlists import load_words
+
+    cards = sorted({w.lower() for w in load_words("classic")})
+    clues = [w for w in top_n_list("en", 4000) if w.isalpha() and len(w) >= 4 and w not in set(cards)][:1500]
+    params = load_params()
+    models = {}
+    for k, name in enumerate(params.models):
+        rng = np.random.default_rng(k)
+        models[name] = ToyEmbedding({w: rng.normal(size=12) for w in cards + clues}, vocabulary=clues, name=name)
+    boards = [tuple(np.random.default_rng(9 + i).choice(cards, 25, replace=False)) for i in range(3)]
+    return HumanReader(params, models), cards, clues, boards
+
+
+def _clue_only_session(reader, person, boards, clue_weight, n=120):
+    """A person who only gives clues (the `human` spymaster reading with their weights); the AI
+    takes the card its learner reads first, and the game shows whether it was the person's."""
+    from spymaster_ai.agents.human import HumanSpymaster
+    from spymaster_ai.views import GuesserView, SpymasterView
+
+    speaker = HumanSpymaster(person)
+    learner = PersonLearner(reader, clue_weight=clue_weight)
+    rng = np.random.default_rng(1)
+    for b in range(n):
+        words = boards[b * len(boards) // n]  # board after board: its matrices are built once
+        order = [words[i] for i in rng.permutation(len(words))]
+        greens, black = set(order[:9]), set(order[9:12])
+        view = SpymasterView(game="duet", me="A", words=words, visible=words,
+                             own=tuple(w for w in words if w in greens), opponent=(),
+                             bystanders=tuple(w for w in words if w not in greens | black),
+                             assassins=tuple(w for w in words if w in black))
+        speaker.reset(b)
+        clue = speaker.give_clue(view)
+        visible, made = list(words), 0
+        while made < clue.count:
+            seen = GuesserView(game="duet", me="B", words=words, visible=tuple(visible), revealed=(), clue=clue,
+                               guesses_made=made, max_guesses=None, can_stop=made > 0)
+            p = learner.reader.probabilities(list(words), clue.word, np.isin(words, visible))
+            card = words[int(np.argmax(p))]
+            learner.observe_clue_pick(seen, card, card in greens)
+            made += 1
+            if card not in greens:
+                break
+            visible.remove(card)
+    return learner
+
+
+def test_a_person_who_only_gives_clues_moves_the_reader_toward_how_they_read(toy_world):
+    """The person's own guesses, held back, are likelier under what the AI learned from the
+    outcomes of their clues alone; with clue learning off (weight 0) nothing is learned."""
+    reader, cards, clues, boards = toy_world
+    base = reader.params
+    truth = np.random.default_rng(0).normal(scale=0.6, size=len(base.weights))
+    person = PersonalReader(reader, ReaderAdaptation(base, offset=truth))
+    rng = np.random.default_rng(2)
+    held_back = []
+    for _ in range(300):
+        words = list(rng.choice(cards, 25, replace=False))
+        x = reader.features(words, [clues[int(rng.integers(len(clues)))]])[0]
+        p = softmax(person.params.logits(x))
+        held_back.append(ChoiceSet(x, int(rng.choice(25, p=p))))
+    learner = _clue_only_session(reader, person, boards, CLUE_WEIGHT)
+    a = learner.adaptation
+    assert a.clues == 120 and a.clue_picks >= 120 and a.choices == 0
+    before, after, best = (_log_lik(w, held_back) for w in (base, a.params, person.params))
+    assert after - before > 0.3 * (best - before) > 0
+    assert np.dot(a.offset, truth) > 0.25 * np.linalg.norm(a.offset) * np.linalg.norm(truth)
+    off = _clue_only_session(reader, person, boards[:1], 0.0, n=5)
+    assert off.adaptation.clue_picks == 0 and not np.any(off.adaptation.offset)

@@ -53,12 +53,22 @@ def test_every_guess_of_the_person_is_learned_once_and_replayed_guesses_are_not(
     session = Session(settings, game, agents, labels, learner=learner)
     play_out(session, seed=1)
     actions = session_record(session)["actions"]
-    giver, person_guesses = None, []
-    for a in actions:  # a Duet guess is the partner's of the last clue's giver
-        giver = a["giver"] if a["type"] == "clue" else giver
-        if a["type"] == "guess" and giver == "B":
+    giver, person_guesses, clue, ai_picks, clues = None, [], None, [], set()
+    for n, a in enumerate(actions):  # a Duet guess is the partner's of the last clue's giver
+        if a["type"] == "clue":
+            giver, clue, made = a["giver"], a, 0
+        elif a["type"] == "guess" and giver == "B":
             person_guesses.append(a)
-    assert person_guesses and learner.learned == len(person_guesses) == learner.adaptation.choices
+        elif a["type"] == "guess" and giver == "A":
+            # the AI's pick on the person's clue, within its count, on a clue the reader reads
+            if made < clue["count"] and toy_reader.reads(clue["word"]):
+                ai_picks.append(a)
+                clues.add(n - made)
+            made += 1
+    assert person_guesses and ai_picks
+    a = learner.adaptation
+    assert a.choices == len(person_guesses) and a.clue_picks == len(ai_picks) and a.clues == len(clues)
+    assert learner.learned == len(person_guesses) + len(ai_picks)
     assert np.any(learner.adaptation.offset != 0)
     # the AI guesser now reads with the person's weights
     assert np.array_equal(agents["b_guesser"].reader.params_for([]).weights,
@@ -163,7 +173,7 @@ def test_fresh_neither_reads_nor_changes_the_profile(tmp_path, toy_agents):
     run_play(tmp_path)
     before = path.read_text()
     out = run_play(tmp_path, "--fresh", seed=4)
-    assert out.count("--fresh: the AI learns from your guesses in this game only") == 1
+    assert out.count("--fresh: the AI learns from your guesses and clues in this game only") == 1
     assert "knows you" not in out and path.read_text() == before
 
 
@@ -192,7 +202,7 @@ def test_a_resumed_game_does_not_learn_its_replayed_guesses_again(tmp_path, toy_
     assert path.read_text() == before
 
 
-def test_only_the_persons_partners_learn_them_and_only_when_the_person_guesses(tmp_path, toy_reader):
+def test_only_the_persons_partners_learn_them_whether_the_person_guesses_or_gives_clues(tmp_path, toy_reader):
     from spymaster_ai.play.profile import start_learning
 
     roles = ("red_spymaster", "blue_spymaster", "blue_guesser")
@@ -202,8 +212,15 @@ def test_only_the_persons_partners_learn_them_and_only_when_the_person_guesses(t
     assert learner is not None and len(said) == 1 and not warned
     assert agents["red_spymaster"].reader is learner.reader
     assert all(agents[r].reader is toy_reader for r in ("blue_spymaster", "blue_guesser"))
+    # a spymaster person: their AI guesser learns from its picks on their clues, the other team not
+    roles = ("red_guesser", "blue_spymaster", "blue_guesser")
+    agents = {r: HumanGuesser(toy_reader) for r in roles}
     spymaster = PlaySettings(mode="classic", seed=1, role="spymaster")
-    assert start_learning(spymaster, {r: HumanGuesser(toy_reader) for r in roles}) == (None, None, [], [])
+    learner, *_ = start_learning(spymaster, agents, path=tmp_path / "p.json")
+    assert learner is not None and agents["red_guesser"].reader is learner.reader
+    assert all(agents[r].reader is toy_reader for r in ("blue_spymaster", "blue_guesser"))
+    pictures = PlaySettings(mode="pictures", seed=1)
+    assert start_learning(pictures, {r: HumanGuesser(toy_reader) for r in roles}) == (None, None, [], [])
 
 
 def test_a_learner_that_fails_stops_learning_with_a_warning_and_the_game_goes_on(toy_reader):
@@ -219,6 +236,127 @@ def test_a_learner_that_fails_stops_learning_with_a_warning_and_the_game_goes_on
     reply = session.answer(safe_guesses(3)[0])
     assert reply.moved and session.learner is None
     assert [e.text for e in reply.events if e.kind == "warning"] == [
-        "The AI stops learning from your guesses this game (RuntimeError: no room)."]
+        "The AI stops learning from you this game (RuntimeError: no room)."]
     play_out(session, seed=1)
     assert session.is_over
+
+
+def test_the_ai_picks_on_the_persons_clues_are_learned_with_their_true_colour_on_the_persons_side(toy_reader):
+    """Each pick the AI makes for a clue of the person's reaches the learner once, with whether
+    the card is green on the person's side of the key, and the view the AI guessed from."""
+
+    class Spy:
+        def __init__(self) -> None:
+            self.picks: list[tuple[str, bool, int]] = []
+
+        def observe_guess(self, view, card):
+            pass
+
+        def observe_clue_pick(self, view, card, hit):
+            assert view.me == "B" and view.clue is not None and card in view.visible
+            self.picks.append((card, hit, view.guesses_made))
+
+    settings = duet(5)
+    game, labels = new_game(settings)
+    greens_a = set(game.spymaster_view(Player.A).own)  # the person's side, at the start
+    spy = Spy()
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": HumanGuesser(toy_reader)},
+                      labels, learner=spy)
+    play_out(session, seed=2)
+    ai_on_person = []
+    giver = None
+    for a in session_record(session)["actions"]:
+        giver = a["giver"] if a["type"] == "clue" else giver
+        if a["type"] == "guess" and giver == "A":
+            ai_on_person.append(a["word"])
+    assert [c for c, _, _ in spy.picks] == ai_on_person and ai_on_person
+    assert [hit for _, hit, _ in spy.picks] == [c in greens_a for c in ai_on_person]
+    assert any(hit for _, hit, _ in spy.picks) and not all(hit for _, hit, _ in spy.picks)
+
+
+# -- saying what it learned, forgetting it -----------------------------------------------------
+
+
+def _profile_with(path, toy_reader, shifts: dict, guesses=5, clues=3, picks=4):
+    from spymaster_ai.agents.human.adapt import ReaderAdaptation
+    from spymaster_ai.play.profile import Profile
+
+    base = toy_reader.params
+    offset = np.array([shifts.get(f, 0.01) for f in base.features])
+    adaptation = ReaderAdaptation(base, offset, choices=guesses, clues=clues, clue_picks=picks)
+    save_profile(Profile(path, adaptation, "2026-01-01T00:00:00+00:00"))
+
+
+def test_play_profile_says_where_it_is_what_it_learned_from_and_its_three_largest_shifts_in_words(tmp_path, toy_reader):
+    path = tmp_path / "profile.json"
+    _profile_with(path, toy_reader, {"spelled_like": -0.8, "minilm:evoke": 0.5, "card_zipf": 0.3, "glove50:lead": 0.1})
+    before = path.read_text()
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert str(path) in lines[0] and "5 guesses of yours and 3 clues of yours (4 AI picks on them)" in out.output
+    shifts = [line for line in lines if line.startswith("  - ")]
+    w = dict(zip(toy_reader.params.features, toy_reader.params.weights))
+    assert shifts == [  # the three largest, largest first, each with the weight it changed
+        "  - you take cards spelled like the clue (CRAB for GRAB) less readily than most people "
+        f"(spelled_like: {w['spelled_like']:+.2f} -> {w['spelled_like'] - 0.8:+.2f})",
+        "  - you take cards that call the clue strongly to mind, as MiniLM reads them, more readily than most people "
+        f"(minilm:evoke: {w['minilm:evoke']:+.2f} -> {w['minilm:evoke'] + 0.5:+.2f})",
+        "  - you take cards with common words more readily than most people "
+        f"(card_zipf: {w['card_zipf']:+.2f} -> {w['card_zipf'] + 0.3:+.2f})",
+    ]
+    assert "spymaster-ai play forget" in out.output and path.read_text() == before  # showing changes nothing
+
+
+def test_play_profile_without_a_profile_or_with_a_broken_one_says_so_and_moves_nothing(tmp_path):
+    path = tmp_path / "profile.json"
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 0 and "No profile yet" in out.output and not path.exists()
+    path.write_text("{broken")
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 2 and "cannot be read" in out.output and "play forget" in out.output
+    assert path.read_text() == "{broken" and [p.name for p in tmp_path.iterdir()] == ["profile.json"]
+
+
+def test_a_profile_that_learned_nothing_clear_says_so(tmp_path, toy_reader):
+    path = tmp_path / "profile.json"
+    _profile_with(path, toy_reader, {})
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    assert "No clear difference from most people learned yet" in out.output and "  - " not in out.output
+
+
+def test_play_forget_deletes_the_profile(tmp_path, toy_reader):
+    path = tmp_path / "profile.json"
+    _profile_with(path, toy_reader, {"card_zipf": 0.3})
+    out = CliRunner().invoke(app, ["play", "forget"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 0 and f"Deleted {path}" in out.output and not path.exists()
+    out = CliRunner().invoke(app, ["play", "forget"], env={PROFILE_ENV: str(path)})
+    assert out.exit_code == 0 and "nothing to forget" in out.output
+
+
+def test_after_the_game_play_says_what_it_learned_and_where_to_see_it(tmp_path, toy_agents):
+    out = run_play(tmp_path)
+    data = json.loads((tmp_path / "profile.json").read_text())
+    said = [line for line in out.splitlines() if line.startswith("The AI learned from")]
+    assert len(said) == 1 and f"from {data['guesses']} guess" in said[0] and said[0].endswith(
+        "See 'spymaster-ai play profile'.")
+    assert "So far, you " in said[0]  # the largest shift, in words
+    assert "What it learned: 'spymaster-ai play profile'" in out  # said at the start too
+
+
+def test_a_resumed_game_says_past_ai_moves_differ_because_it_has_learned_from_you(tmp_path, toy_agents, toy_reader):
+    """A saved game in which the AI guessed for the person's clue, resumed after the profile
+    changed a lot: the replayed AI picks differ, and play says why."""
+    path, save = tmp_path / "profile.json", tmp_path / "game.json"
+    first = safe_guesses(3)[0]
+    lines = [first, "stop", "quantum 3", "quit"]
+    result = CliRunner().invoke(app, ["play", "duet", "--seed", "3", "--save", str(save), "--no-color", "--fresh"],
+                                input="".join(f"{x}\n" for x in lines), env={PROFILE_ENV: str(path)})
+    assert result.exit_code == 0, result.output
+    assert "You give the clue: QUANTUM: 3\nThe AI touches" in result.output
+    _profile_with(path, toy_reader, {f: -3.0 * w for f, w in zip(toy_reader.params.features, toy_reader.params.weights)})
+    resumed = CliRunner().invoke(app, ["play", "resume", str(save), "--no-color"], input="quit\n",
+                                 env={PROFILE_ENV: str(path)})
+    assert resumed.exit_code == 0, resumed.output
+    assert "would come out differently now: the AI has since learned more of how you read clues" in resumed.output
+    assert "this version of the AI" not in resumed.output

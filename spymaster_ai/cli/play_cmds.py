@@ -119,14 +119,65 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
 def _play_and_keep(session, profile, play) -> int:
     """Play, then keep what the game taught of the person in their profile (finished, quit
     or interrupted alike)."""
-    from ..play.profile import keep_profile
+    from ..play.profile import keep_profile, learned_line
 
+    learner = session.learner
+    before = (learner.adaptation.choices, learner.adaptation.clues) if learner is not None else (0, 0)
     try:
         return play()
     finally:
         failed = keep_profile(profile, session.learner)
         if failed:
             typer.echo(f"Warning: {failed}", err=True)
+        line = learned_line(session.learner, before)
+        if line:
+            typer.echo(line + (" See 'spymaster-ai play profile'." if profile is not None and not failed else ""))
+
+
+def _mismatch_line(n: int, profile: bool, fresh: bool) -> str:
+    """Why past AI moves would come out differently on resume: with a profile, mostly because
+    the AI has learned more of the person since (it replays with what it knows now)."""
+    moves = f"{n} past AI move{'s' if n != 1 else ''} would come out differently now"
+    if profile:
+        why = ("the AI has since learned more of how you read clues (see 'spymaster-ai play profile'), "
+               "or is another version")
+    elif fresh:
+        why = "--fresh sets aside what the AI had learned of you, or this is another version of the AI"
+    else:
+        why = "this is another version of the AI"
+    return f"{moves}: {why}. The saved moves are kept."
+
+
+@play_app.command("profile")
+def play_profile() -> None:
+    """What the AI has learned of how you read clues: where it is kept, from how many guesses
+    and clues, and its three largest differences from most people, in words."""
+
+    def run() -> int:
+        from ..agents.human.reader import load_params
+        from ..play.profile import default_profile_path, describe_profile, read_profile
+
+        path = default_profile_path()
+        if not path.exists():
+            typer.echo(f"No profile yet at {path}: the AI has not learned you (play a game without --fresh).")
+            return 0
+        try:
+            profile = read_profile(path, load_params())
+        except (OSError, ValueError) as exc:
+            raise BadInput(f"the profile {path} cannot be read ({exc}); the next game sets it aside, "
+                           "or 'spymaster-ai play forget' deletes it") from None
+        typer.echo("\n".join(describe_profile(profile)))
+        return 0
+
+    _run(run)
+
+
+@play_app.command("forget")
+def play_forget() -> None:
+    """Delete your profile: the AI forgets how you read clues."""
+    from ..play.profile import forget_profile
+
+    typer.echo(forget_profile())
 
 
 def _exists_message(path: Path) -> str:
@@ -259,8 +310,7 @@ def play_resume(
                                f"{moves} move{'s' if moves != 1 else ''} replayed.")]
         intro += [Event("warning", w) for w in warned] + [Event("info", line) for line in said]
         if session.mismatches:
-            intro.append(Event("warning", f"{session.mismatches} past AI move(s) would come out differently with this "
-                                          "version of the AI; the saved moves are kept."))
+            intro.append(Event("warning", _mismatch_line(session.mismatches, profile is not None, fresh)))
         if session.save_now():  # a folder that became read-only shows now, not after the next move
             intro.append(Event("info", f"The game is saved after every move in {file}."))
         return _play_and_keep(session, profile, lambda: run_console(session, _console(no_color), save_path=file,

@@ -145,7 +145,8 @@ class Session:
         self._sd_turn = 0
         self._announced: set[str] = set()
         self._replaying = False
-        # learns the person from their guesses (``observe_guess(view, card)``, e.g.
+        # learns the person from their guesses (``observe_guess(view, card)``) and, if it has
+        # ``observe_clue_pick(view, card, hit)``, from the AI's picks on their clues (e.g.
         # agents.human.adapt.PersonLearner); replayed moves are not learned again
         self.learner = learner
 
@@ -208,12 +209,15 @@ class Session:
                 events.append(Event("error", f"{exc}.{self._kept()}"))
                 break
             events += notes
+            seen = self._pick_on_persons_clue(actor, move)
             try:
                 events += self._apply(actor, move)
             except IllegalMove as exc:
                 self.error = f"the AI ({actor.role}) made a move the rules refuse: {exc}"
                 events.append(Event("error", f"{self.error}.{self._kept()}"))
                 break
+            if seen is not None:
+                events += self._learn_pick(actor, seen, move.card)
             self._saved()
         return events
 
@@ -266,9 +270,31 @@ class Session:
         try:
             self.learner.observe_guess(view, card)
         except Exception as exc:
-            self.learner = None
-            return [Event("warning", f"The AI stops learning from your guesses this game ({type(exc).__name__}: {exc}).")]
+            return self._stop_learning(exc)
         return []
+
+    def _pick_on_persons_clue(self, actor: _Actor, move: _Move) -> Any:
+        """The AI guesser's view before its guess on the person's clue, when the learner learns
+        from clues (``observe_clue_pick``); None otherwise."""
+        if (self.learner is None or not callable(getattr(self.learner, "observe_clue_pick", None))
+                or actor.kind != "guess" or move.kind != "guess" or not self._person_gave(actor)):
+            return None
+        return self._guesser_view(actor)
+
+    def _learn_pick(self, actor: _Actor, view: Any, card: Optional[str]) -> list[Event]:
+        """Teach the learner whether the AI's pick on the person's clue was one of the person's
+        cards: its public result, just logged (classic: the person's team colour; Duet: green)."""
+        outcome = self.clues[-1].guesses[-1][1] if self.clues and self.clues[-1].guesses else None
+        hit = outcome == "green" if self.is_duet else outcome == getattr(actor.team, "value", None)
+        try:
+            self.learner.observe_clue_pick(view, card, hit)
+        except Exception as exc:
+            return self._stop_learning(exc)
+        return []
+
+    def _stop_learning(self, exc: Exception) -> list[Event]:
+        self.learner = None
+        return [Event("warning", f"The AI stops learning from you this game ({type(exc).__name__}: {exc}).")]
 
     # ================================================================= resume
     def replay(self, actions: list[dict]) -> None:

@@ -9,6 +9,10 @@ cookie set when the game starts, or in an ``X-Seat-Token`` header for the JSON A
   ``GET /g/{id}/seat/{token}`` the seat link: sets the cookie on another browser.
 * ``POST /api/games``, ``GET /api/games/{id}``, ``POST /api/games/{id}/move``: the same in JSON.
 * ``/static/*`` CSS and JS, ``/deck/*`` the picture cards' images.
+* ``POST /profile/forget``, ``GET|DELETE /api/profile``: the browser's profile (how the AI
+  learned its person reads clues; opt-in with ``learn=browser`` on a new game), in words, or
+  deleted. Its random id travels in the HttpOnly ``profile`` cookie; the server keeps only
+  the id's SHA-256.
 
 Anyone may look at a game (a spectator: the public board only, see :mod:`.present`); only the
 seat token plays and sees the seat's view. Every refusal is a clear message and changes nothing.
@@ -17,6 +21,7 @@ seat token plays and sees the seat's view. Every refusal is a clear message and 
 from __future__ import annotations
 
 import json
+import secrets
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Optional
@@ -32,7 +37,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..play.settings import LEVELS, PlaySettings, SettingsError, agent_for_language
 from ..play.store import SaveFileError
 from .db import GameStore
-from .games import AgentFactory, GameHub, LiveGame, MoveRefused, UnknownGame
+from .games import AgentFactory, GameHub, LiveGame, MoveRefused, UnknownGame, token_hash
 from .limits import MAX_BODY, BodyLimit
 from .present import view_json, view_of
 
@@ -42,7 +47,11 @@ HERE = Path(__file__).parent
 TEXT_LIMIT = 200  # characters of a typed move
 RISKS = {"cautious": 0.2, "balanced": 0.5, "bold": 0.8}
 NEW_GAME_FIELDS = ("mode", "seed", "role", "team", "level", "strength", "mission", "tokens", "first", "cards", "solo",
-                   "lang")
+                   "lang", "learn")
+# how the AI partner learns the person: within the game (the default), also into this
+# browser's profile (opt-in), or not at all
+LEARN = ("game", "browser", "off")
+PROFILE_COOKIE = "profile"
 
 
 class BadRequest(Exception):
@@ -104,6 +113,25 @@ def settings_from_form(form: dict, default_agent: str = "human") -> PlaySettings
         raise BadRequest(str(exc).replace("--", "")) from exc
 
 
+def learn_of(form: dict) -> str:
+    learn = str(form.get("learn") or "game")
+    if learn not in LEARN:
+        raise BadRequest(f"learn must be one of {', '.join(LEARN)}, got {learn[:20]!r}")
+    return learn
+
+
+def learning_line(live: LiveGame) -> Optional[str]:
+    """What the game page says of the AI's learning (to the seat only), and how to stop it."""
+    if live.session.learner is None:
+        return None
+    if live.profile_sha256 is not None:
+        return ("The AI partner learns how you read clues from your guesses and clues, and remembers it in this "
+                "browser's profile on this server. To stop: Forget me deletes it; start games with "
+                "'in this game only' or 'do not learn'.")
+    return ("The AI partner learns how you read clues from your guesses and clues, in this game only. To stop it, "
+            "start a game with 'do not learn'.")
+
+
 def create_app(
     db: str | Path,
     agents: Optional[AgentFactory] = None,
@@ -151,7 +179,8 @@ def create_app(
 
     def game_page(request: Request, live: LiveGame, seat: bool, notice: Optional[str] = None, status: int = 200):
         view = view_of(live.snapshot, seat=seat)
-        context = {"game_id": live.id, "v": view, "notice": notice, "seat_link": seat_link(request, live, seat)}
+        context = {"game_id": live.id, "v": view, "notice": notice, "seat_link": seat_link(request, live, seat),
+                   "learning": learning_line(live) if seat else None, "remembers": live.profile_sha256 is not None}
         return page(request, "game.html", context, status)
 
     async def load(game_id: str) -> LiveGame:
@@ -194,6 +223,26 @@ def create_app(
             raise BadRequest(f"a move is at most {TEXT_LIMIT} characters of text")
         version = _int_or_none(body.get("version"), "version")
         return text, version
+
+    def profile_id(request: Request) -> Optional[str]:
+        """The browser's profile id, if its cookie holds a plausible one."""
+        value = request.cookies.get(PROFILE_COOKIE)
+        if value and 20 <= len(value) <= 64 and all(c.isalnum() or c in "-_" for c in value):
+            return value
+        return None
+
+    async def start_game(request: Request, body: dict, settings: PlaySettings) -> tuple[LiveGame, str, Optional[str]]:
+        """A new game learning as the form asks; (game, seat token, the profile id to set)."""
+        learn = learn_of(body)
+        pid = (profile_id(request) or secrets.token_urlsafe(24)) if learn == "browser" else None
+        live, token = await run_in_threadpool(lambda: hub.create(settings, learn=learn != "off",
+                                                                 profile_sha256=token_hash(pid) if pid else None))
+        return live, token, pid
+
+    def set_profile_cookie(response: Response, pid: Optional[str]) -> None:
+        if pid is not None:
+            response.set_cookie(PROFILE_COOKIE, pid, max_age=60 * 60 * 24 * 365, httponly=True, samesite="strict",
+                                path="/")
 
     def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
         response.set_cookie(f"seat-{game_id}", token, max_age=60 * 60 * 24 * 365, httponly=True, samesite="strict",
@@ -243,18 +292,35 @@ def create_app(
 
     @app.get("/", response_class=HTMLResponse)
     async def index(request: Request):
-        return page(request, "index.html", {"error": None, "form": {}})
+        return page(request, "index.html", {"error": None, "form": {}, "has_profile": has_profile(request)})
+
+    def has_profile(request: Request) -> bool:
+        pid = profile_id(request)
+        return pid is not None and hub.store.load_profile(token_hash(pid)) is not None
 
     @app.post("/games")
     async def new_game_form(request: Request):
         body = await body_of(request)
         try:
             settings = settings_from_form(body, default_agent)
+            learn_of(body)
         except BadRequest as exc:
-            return page(request, "index.html", {"error": exc.message, "form": body}, 400)
-        live, token = await run_in_threadpool(hub.create, settings)
+            return page(request, "index.html", {"error": exc.message, "form": body,
+                                                "has_profile": has_profile(request)}, 400)
+        live, token, pid = await start_game(request, body, settings)
         response = RedirectResponse(f"/g/{live.id}", status_code=303)
         set_seat_cookie(response, live.id, token)
+        set_profile_cookie(response, pid)
+        return response
+
+    @app.post("/profile/forget")
+    async def forget_form(request: Request):
+        pid = profile_id(request)
+        forgot = pid is not None and await run_in_threadpool(hub.forget, token_hash(pid))
+        notice = ("Forgotten: this browser's profile is deleted from the server." if forgot
+                  else "This browser has no profile on this server: nothing to forget.")
+        response = page(request, "index.html", {"error": None, "notice": notice, "form": {}, "has_profile": False})
+        response.delete_cookie(PROFILE_COOKIE, path="/")
         return response
 
     @app.get("/g/{game_id}", response_class=HTMLResponse)
@@ -290,11 +356,26 @@ def create_app(
     async def api_new_game(request: Request):
         body = await body_of(request)
         settings = settings_from_form(body, default_agent)
-        live, token = await run_in_threadpool(hub.create, settings)
-        data = {"token": token, "seat_link": f"/g/{live.id}/seat/{token}",
+        live, token, pid = await start_game(request, body, settings)
+        data = {"token": token, "seat_link": f"/g/{live.id}/seat/{token}", "learning": learning_line(live),
                 "state": view_json(live.id, view_of(live.snapshot, seat=True))}
         response = JSONResponse(data, status_code=201)
         set_seat_cookie(response, live.id, token)
+        set_profile_cookie(response, pid)
+        return response
+
+    @app.get("/api/profile")
+    async def api_profile(request: Request):
+        pid = profile_id(request)
+        lines = await run_in_threadpool(hub.profile_lines, token_hash(pid)) if pid else None
+        return JSONResponse({"profile": lines})
+
+    @app.delete("/api/profile")
+    async def api_forget(request: Request):
+        pid = profile_id(request)
+        forgot = pid is not None and await run_in_threadpool(hub.forget, token_hash(pid))
+        response = JSONResponse({"forgotten": bool(forgot)})
+        response.delete_cookie(PROFILE_COOKIE, path="/")
         return response
 
     @app.get("/api/games/{game_id}")

@@ -5,6 +5,11 @@ and the record (:func:`spymaster_ai.play.store.session_record`) is what ``play r
 replays and checks (its checksum, the engine's final state), so the web server resumes a game
 exactly as the terminal does. The seat token is kept only as its SHA-256: a copy of the
 database does not give anyone a seat (it does hold the key cards, as a save file does).
+
+Profiles (opt-in, one per browser): how a person reads clues, the same JSON as ``play``'s
+profile file (:mod:`spymaster_ai.play.profile`), keyed by the SHA-256 of the random id in
+the browser's cookie, so the database alone does not say which browser is whose. Each game
+that learns notes how (``game_learning``): within itself only, or into which profile.
 """
 
 from __future__ import annotations
@@ -25,6 +30,16 @@ CREATE TABLE IF NOT EXISTS games (
     record TEXT NOT NULL,
     created REAL NOT NULL,
     updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS profiles (
+    id_sha256 TEXT PRIMARY KEY,
+    profile TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_learning (
+    game_id TEXT PRIMARY KEY,
+    profile_sha256 TEXT
 )
 """
 
@@ -57,7 +72,7 @@ class GameStore:
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(SCHEMA)
+            self._db.executescript(SCHEMA)
 
     def create(self, game_id: str, token_sha256: str, record: dict) -> None:
         now = time.time()
@@ -82,6 +97,40 @@ class GameStore:
         if row is None:
             return None
         return GameRow(game_id, row[0], json.loads(row[1]))
+
+    # -- profiles ---------------------------------------------------------------------------
+    def load_profile(self, id_sha256: str) -> Optional[str]:
+        with self._lock:
+            row = self._db.execute("SELECT profile FROM profiles WHERE id_sha256 = ?", (id_sha256,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def save_profile(self, id_sha256: str, text: str) -> None:
+        now = time.time()
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO profiles (id_sha256, profile, created, updated) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(id_sha256) DO UPDATE SET profile = excluded.profile, updated = excluded.updated",
+                (id_sha256, text, now, now),
+            )
+
+    def delete_profile(self, id_sha256: str) -> bool:
+        """Forget a profile, and which games learned into it; whether there was one."""
+        with self._lock:
+            cur = self._db.execute("DELETE FROM profiles WHERE id_sha256 = ?", (id_sha256,))
+            self._db.execute("UPDATE game_learning SET profile_sha256 = NULL WHERE profile_sha256 = ?", (id_sha256,))
+        return cur.rowcount > 0
+
+    def set_learning(self, game_id: str, profile_sha256: Optional[str]) -> None:
+        """The game learns the person: within itself (None) or into that profile."""
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO game_learning (game_id, profile_sha256) VALUES (?, ?)",
+                             (game_id, profile_sha256))
+
+    def learning(self, game_id: str) -> tuple[bool, Optional[str]]:
+        """(whether the game learns the person, the profile it learns into)."""
+        with self._lock:
+            row = self._db.execute("SELECT profile_sha256 FROM game_learning WHERE game_id = ?", (game_id,)).fetchone()
+        return (False, None) if row is None else (True, row[0])
 
     def count(self) -> int:
         with self._lock:

@@ -8,6 +8,12 @@ every change. Moves carry the version (the number of moves played) the page was 
 move from a stale page (two tabs) is refused and changes nothing. Every accepted move is saved
 to SQLite through the session's own save hook, so a restarted server replays the game as
 ``play resume`` does.
+
+The AI partner learns the person as ``play`` does (:mod:`spymaster_ai.play.profile`): from
+their guesses and clues, within the game, and, when they opt in, into their browser's profile
+(stored in SQLite under the SHA-256 of the browser's random profile id), written after every
+move that taught it something. A game resumed after a restart starts again from the profile
+(or, without one, from nothing): what it learned within itself before the restart is lost.
 """
 
 from __future__ import annotations
@@ -77,6 +83,9 @@ class LiveGame:
     thinking: bool = False
     unsaved: bool = False  # saving to SQLite failed (said once in the log)
     snapshot: Optional[Snapshot] = None
+    profile_sha256: Optional[str] = None  # the profile this game learns into (None: within the game only)
+    kept: int = 0  # what the learner had learned when the profile was last written
+    profile_created: str = ""  # when the profile began
 
     @property
     def version(self) -> int:
@@ -136,16 +145,23 @@ class GameHub:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     # ------------------------------------------------------------------ games
-    def create(self, settings: PlaySettings) -> tuple[LiveGame, str]:
-        """A new game and its seat token (returned once, never stored in clear)."""
+    def create(self, settings: PlaySettings, *, learn: bool = True,
+               profile_sha256: Optional[str] = None) -> tuple[LiveGame, str]:
+        """A new game and its seat token (returned once, never stored in clear). ``learn``: the
+        AI partner learns the person within this game; ``profile_sha256``: and into (and from)
+        that profile."""
         game, labels = new_game(settings)
         with self._agents_lock:
             agents = self.agents(settings)
         game_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(24)
-        session = Session(settings, game, agents, labels)
-        live = LiveGame(game_id, token_hash(token), session)
+        learner, created = self._learner(settings, agents, profile_sha256) if learn else (None, "")
+        session = Session(settings, game, agents, labels, learner=learner)
+        live = LiveGame(game_id, token_hash(token), session, profile_sha256=profile_sha256 if learner else None,
+                        profile_created=created)
         self.store.create(game_id, live.token_sha256, session_record(session))
+        if learner is not None:
+            self.store.set_learning(game_id, live.profile_sha256)
         session.save_to(self._saver(game_id))
         live.tell([Event("info", f"{settings.describe()}. Seed {settings.seed}.")])
         self._remember(live)
@@ -168,10 +184,15 @@ class GameHub:
             saved = check_saved(row.record, f"game {game_id}")
             with self._agents_lock:
                 agents = self.agents(saved.settings)
+            learns, profile_sha256 = self.store.learning(game_id)
+            # the AI replays with the person's weights as they are now; it learns from the next move
+            learner, created = self._learner(saved.settings, agents, profile_sha256) if learns else (None, "")
             session = restore_session(saved, f"game {game_id}", agents, save=self._saver(game_id))
+            session.learner = learner
         except (SaveFileError, SessionError) as exc:
             raise SaveFileError(f"the stored game cannot be resumed: {exc}") from exc
-        live = LiveGame(game_id, row.token_sha256, session)
+        live = LiveGame(game_id, row.token_sha256, session, profile_sha256=profile_sha256 if learner else None,
+                        profile_created=created)
         live.tell([Event("info", f"{saved.settings.describe()}. Resumed where it stopped.")])
         with self._lock:
             if game_id in self._games:  # another request loaded it meanwhile
@@ -198,6 +219,7 @@ class GameHub:
                                   "nothing was played; the board is redrawn as it stands now")
             reply = live.session.answer(text)
             live.tell([Event("you", f"> {text.strip()}")] + reply.events)
+            self._keep_profile(live)
             if reply.moved:
                 self._start_ai(live)
             live.refresh()
@@ -221,6 +243,7 @@ class GameHub:
                 live.session.error = live.session.error or "the server failed during the AI's move"
             live.thinking = False
             live.tell(events)
+            self._keep_profile(live)
             live.refresh()
 
     def wait_idle(self, live: LiveGame, timeout: float = 30.0) -> None:
@@ -232,6 +255,67 @@ class GameHub:
             if time.monotonic() > end:
                 raise TimeoutError("the AI did not answer in time")
             time.sleep(0.01)
+
+    # ------------------------------------------------------------------ learning the person
+    def _learner(self, settings: PlaySettings, agents: Mapping[str, Any], profile_sha256: Optional[str]):
+        """(the session's learner, when its profile began): no learner when no partner reads
+        as the `human` agents do; it starts from the stored profile if there is a readable one."""
+        from ..play.profile import parse_profile, session_learner
+
+        created = [_today()]
+
+        def stored(base):
+            text = self.store.load_profile(profile_sha256) if profile_sha256 else None
+            if text is None:
+                return None
+            try:
+                adaptation, created[0] = parse_profile(text, base)
+            except ValueError:
+                return None  # another reader's features: a new profile begins, written over it
+            return adaptation
+
+        return session_learner(settings, dict(agents), stored), created[0]
+
+    def _keep_profile(self, live: LiveGame) -> None:
+        """Write the game's profile when its learner learned something since the last write
+        (call with the game's lock held); a failure is said once, and the game goes on."""
+        learner = live.session.learner
+        if live.profile_sha256 is None or learner is None or learner.learned <= live.kept:
+            return
+        from ..play.profile import profile_text
+
+        try:
+            self.store.save_profile(live.profile_sha256, profile_text(learner.adaptation, live.profile_created))
+        except Exception as exc:  # sqlite3.Error: the game goes on, learning within itself
+            live.tell([Event("warning", f"your profile could not be stored ({type(exc).__name__}); "
+                                        "the AI learns from you in this game only")])
+            live.profile_sha256 = None
+            return
+        live.kept = learner.learned
+
+    def forget(self, profile_sha256: str) -> bool:
+        """Delete a profile; the games learning into it go on learning within themselves only."""
+        with self._lock:
+            games = list(self._games.values())
+        for live in games:
+            if live.profile_sha256 == profile_sha256:
+                with live.lock:
+                    live.profile_sha256 = None
+        return self.store.delete_profile(profile_sha256)
+
+    def profile_lines(self, profile_sha256: str) -> Optional[list[str]]:
+        """What the profile holds, in words (None when there is none)."""
+        from ..agents.human.reader import load_params
+        from ..play.profile import describe_lines, parse_profile
+
+        text = self.store.load_profile(profile_sha256)
+        if text is None:
+            return None
+        try:
+            adaptation, created = parse_profile(text, load_params())
+        except ValueError:
+            return ["Your profile was written by another version of the AI: your next game starts a new one."]
+        return describe_lines(adaptation, created)
 
     # ------------------------------------------------------------------ storage
     def _saver(self, game_id: str) -> Callable[[Session], None]:
@@ -254,6 +338,12 @@ class GameHub:
             if old.thinking:  # never drop a game whose AI is still moving
                 break
             del self._games[oldest]
+
+
+def _today() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
 
 def _plausible_id(game_id: str) -> bool:

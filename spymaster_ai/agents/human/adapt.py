@@ -12,6 +12,16 @@ So the person's reader is the shipped weights plus an offset, learned online:
   quadratic (Laplace) approximation of everything before, and its precision grows by the
   choice's Fisher information. Both the offset and the precision are what a profile keeps.
 
+The person's clues teach it too (:meth:`ReaderAdaptation.observe_outcome`). When the AI
+guesses for a clue of theirs, whether each card it took was one of the person's (revealed
+by the game, so public) is a yes/no outcome whose chance depends on how the person reads:
+a card their reading puts first for the clue is likely one they meant. The outcome is the
+person's, not the AI's: which card the AI took depends on the AI's reader, but conditioning
+on the card taken does not bias the likelihood of its colour. Its chance is
+``1 - (1 - p)^r``: the card is among the ``r`` cards the clue still points at, ``p`` its
+chance of being the person's next pick. It weighs ``CLUE_WEIGHT`` of a guess: the model of
+a clue's targets is rougher than that of a guess, and a miss may be the AI's reading's fault.
+
 Both agents of a person read through the adapted weights: the guesser reading their clues
 (how they read a clue is our best model of what they mean by one) and the spymaster
 predicting their guesses (:class:`PersonalReader`, :func:`PersonLearner.personalise`).
@@ -26,9 +36,11 @@ import numpy as np
 
 from .reader import ChoiceSet, HumanReader, ReaderParams, softmax
 
-__all__ = ["PRIOR", "PersonLearner", "PersonalReader", "ReaderAdaptation", "guessable_mask"]
+__all__ = ["CLUE_WEIGHT", "PRIOR", "PersonLearner", "PersonalReader", "ReaderAdaptation", "guessable_mask"]
 
 PRIOR = 10.0  # prior precision of the offset, per standardised feature
+CLUE_WEIGHT = 0.5  # what one AI pick on the person's clue weighs, next to one guess of theirs
+_EDGE = 1e-6  # outcome chances are kept this far from 0 and 1
 
 
 class ReaderAdaptation:
@@ -36,7 +48,7 @@ class ReaderAdaptation:
 
     def __init__(self, base: ReaderParams, offset: Optional[np.ndarray] = None,
                  precision: Optional[np.ndarray] = None, choices: int = 0, prior: float = PRIOR,
-                 steps: int = 4) -> None:
+                 steps: int = 4, clues: int = 0, clue_picks: int = 0) -> None:
         n = len(base.weights)
         if prior <= 0:
             raise ValueError(f"prior must be > 0, got {prior}")
@@ -47,7 +59,9 @@ class ReaderAdaptation:
             raise ValueError(f"an adaptation of {n} features needs {n} offsets and an {n}x{n} precision")
         if not (np.all(np.isfinite(self.offset)) and np.all(np.isfinite(self.precision))):
             raise ValueError("offsets and precision must be finite numbers")
-        self.choices = int(choices)
+        self.choices = int(choices)  # the person's own guesses learned from
+        self.clues = int(clues)  # the person's clues learned from
+        self.clue_picks = int(clue_picks)  # the AI's picks on those clues, each an outcome
         self.steps = int(steps)
 
     @property
@@ -77,6 +91,37 @@ class ReaderAdaptation:
     def observe_all(self, choices: Iterable[ChoiceSet]) -> None:
         for c in choices:
             self.observe(c)
+
+    def observe_outcome(self, pick: ChoiceSet, hit: bool, targets: int = 1) -> None:
+        """Learn from one card someone else took for the person's clue: ``pick.chosen`` among
+        the cards then guessable (``pick.x``), ``hit`` whether it was one of the person's, with
+        ``targets`` cards the clue still pointed at. Newton (Fisher scoring) steps on the
+        outcome's Bernoulli log-likelihood plus the quadratic summary of everything before."""
+        if len(pick.x) < 2 or targets < 1:
+            return
+        z = (np.asarray(pick.x, dtype=np.float64) - self.base.mean) / self.base.scale
+        d0, h0 = self.offset, self.precision
+        d = d0.copy()
+        for _ in range(self.steps):
+            grad_ll, fisher = self._outcome_terms(z, pick.chosen, d, hit, targets)
+            grad = h0 @ (d - d0) - pick.weight * grad_ll
+            d = d - np.linalg.solve(h0 + pick.weight * fisher, grad)
+        _, fisher = self._outcome_terms(z, pick.chosen, d, hit, targets)
+        self.offset = d
+        self.precision = h0 + pick.weight * fisher
+        self.clue_picks += 1
+
+    def _outcome_terms(self, z: np.ndarray, chosen: int, d: np.ndarray, hit: bool,
+                       targets: int) -> tuple[np.ndarray, np.ndarray]:
+        """(gradient, Fisher information) of the outcome's log-likelihood at offset ``d``."""
+        p = softmax(z @ (self.base.weights + d))
+        pa = float(p[chosen])
+        dp = pa * (z[chosen] - p @ z)  # d p_chosen / d weights
+        q = 1.0 - (1.0 - pa) ** targets
+        dq = targets * (1.0 - pa) ** (targets - 1) * dp
+        q = min(max(q, _EDGE), 1.0 - _EDGE)
+        grad = ((1.0 if hit else 0.0) - q) / (q * (1.0 - q)) * dq
+        return grad, np.outer(dq, dq) / (q * (1.0 - q))
 
 
 class PersonalReader(HumanReader):
@@ -120,12 +165,16 @@ def guessable_mask(view) -> np.ndarray:
 
 
 class PersonLearner:
-    """What ``play`` learns of the person: their guesses, into one adaptation that every
-    `human` agent of the session reads with."""
+    """What ``play`` learns of the person: their guesses and the outcomes of their clues, into
+    one adaptation that every `human` agent of the session reads with."""
 
-    def __init__(self, reader: HumanReader, adaptation: Optional[ReaderAdaptation] = None) -> None:
+    def __init__(self, reader: HumanReader, adaptation: Optional[ReaderAdaptation] = None,
+                 clue_weight: float = CLUE_WEIGHT) -> None:
+        if clue_weight < 0:
+            raise ValueError(f"clue_weight must be >= 0, got {clue_weight}")
         self.reader = PersonalReader(reader, adaptation or ReaderAdaptation(reader.params))
-        self.learned = 0  # choices learned in this process (whether there is anything to save)
+        self.clue_weight = float(clue_weight)  # 0: learn from guesses only
+        self.learned = 0  # guesses and picks learned in this process (whether there is anything to save)
 
     @property
     def adaptation(self) -> ReaderAdaptation:
@@ -159,5 +208,27 @@ class PersonLearner:
         x = self.reader.features(view.words, [clue.word], mask)[0]
         cards = np.flatnonzero(mask)
         self.adaptation.observe(ChoiceSet(x[cards], int(np.flatnonzero(cards == index)[0])))
+        self.learned += 1
+        return True
+
+    def observe_clue_pick(self, view, card: str, hit: bool) -> bool:
+        """The AI, seeing ``view`` (its guesser view, before the pick), took ``card`` for the
+        person's current clue, and the game showed whether it was one of the person's cards
+        (``hit``); whether it was learned from. Guesses past the clue's count are for earlier
+        clues and teach nothing of this one; an unlimited clue counts as pointing at one more."""
+        clue = view.clue
+        if self.clue_weight == 0 or clue is None or clue.is_zero or not clue.word or card not in view.words:
+            return False
+        targets = 1 if clue.unlimited else clue.count - view.guesses_made
+        mask = guessable_mask(view)
+        index = view.words.index(card)
+        if targets < 1 or not mask[index] or mask.sum() < 2 or not self.reader.reads(clue.word):
+            return False
+        x = self.reader.features(view.words, [clue.word], mask)[0]
+        cards = np.flatnonzero(mask)
+        pick = ChoiceSet(x[cards], int(np.flatnonzero(cards == index)[0]), weight=self.clue_weight)
+        self.adaptation.observe_outcome(pick, hit, targets)
+        if view.guesses_made == 0:
+            self.adaptation.clues += 1
         self.learned += 1
         return True
