@@ -73,4 +73,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # python -m spymaster_ai.cli.app, as the console script
-    main()
+    # Run as __main__, this file is a second module: the commands register on the package's
+    # ``app`` (``spymaster_ai.cli.app``), so run that one.
+    from spymaster_ai.cli.app import main as package_main
+
+    package_main()

@@ -120,8 +120,6 @@ class PlaySettings:
 
         if self.lang not in LANGUAGES:
             raise SettingsError(f"--lang must be one of {', '.join(LANGUAGES)}, got {self.lang!r}")
-        if self.lang != "en" and self.mode == "pictures" and self.cards == "pictures":
-            raise SettingsError("picture cards have English captions only; with --lang give --cards words")
         if self.mode not in MODES:
             raise SettingsError(f"unknown mode {self.mode!r}; expected one of {', '.join(MODES)}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
