@@ -15,7 +15,8 @@ Sources (licences in ``data/README.md`` and the deck's README):
   ``default`` keywords (less the name) as tags.
 
 A combined card's caption is its halves' captions joined by `` + ``, its tags both halves'
-tags. Text is written as the language's checker writes it (``rules.lang.normalise``).
+tags. Text is written as the language's checker writes it (``rules.lang.normalise``); a tag
+that is a colour word is left out, as in the English deck (RULES.md §2: no clue about colours).
 
 Rebuild (from the repository root)::
 
@@ -37,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from spymaster_ai.rules.lang.checks import COLOUR_WORDS  # noqa: E402
 from spymaster_ai.rules.lang.normalise import normalise  # noqa: E402
 
 NPM_PACKAGES = {"emojibase-data": "17.0.0", "cldr-annotations-full": "48.2.0",
@@ -89,7 +91,7 @@ def localise(lang: str, names: dict[str, tuple[str, list[str]]], source: str) ->
     tags: list[str] = []
     for tag in found[1]:
         tag = normalise(lang, tag).replace(",", " ")
-        if tag and tag != caption and tag not in tags:
+        if tag and tag != caption and tag not in tags and tag not in COLOUR_WORDS[lang]:
             tags.append(tag)
     return caption, tags[:MAX_TAGS]
 
