@@ -37,7 +37,7 @@ from ..rules.legality import LegalityOptions, check_clue
 from ..rules.moves import Clue, IllegalMove, InvalidClueError, Phase
 from ..sim.seeds import derive_seed
 from .names import CardNames
-from .parse import InputError, command_of, match_card, parse_clue
+from .parse import InputError, command_of, match_card, names_as_typed, parse_clue, read_spelling
 from .events import Event
 from .explain import reading_of, targets_of, why_text
 from .outcome import result_events
@@ -76,6 +76,7 @@ class _Move:
     kind: str  # clue, guess, stop, cover, pass
     clue: Optional[Clue] = None
     card: Optional[str] = None
+    note: Optional[str] = None  # how the person's typing was read ("read SUESSIGKEIT as SÜSSIGKEIT")
 
 
 @dataclass(frozen=True)
@@ -245,6 +246,8 @@ class Session:
         except InputError as exc:
             reply.events.append(Event("error", str(exc)))
             return reply
+        if move.note:
+            reply.events.append(Event("info", move.note))
         actor = self._actor()
         seen = self._guesser_view(actor) if self.learner is not None and prompt.kind == "guess" and move.kind == "guess" else None
         try:
@@ -413,7 +416,7 @@ class Session:
         if prompt.kind == "clue":
             if command == "stop":
                 raise InputError("it is your turn to give a clue (a word and a number), not to guess")
-            return _Move("clue", parse_clue(line, len(g.words)))
+            return self._spelled_clue(parse_clue(line, len(g.words)))
         if command == "stop":
             if prompt.kind == "sudden_death":
                 if self.is_duet:
@@ -426,7 +429,39 @@ class Session:
                 raise InputError(f"you may stop only after at least {need} on this clue")
             return _Move("stop")
         allowed, why = self._choices(prompt.kind)
-        return _Move("cover" if prompt.kind == "cover" else "guess", card=match_card(line, g.words, allowed, self.labels, why))
+        fold = self._spelling_fold()
+        card = match_card(line, g.words, allowed, self.labels, why, fold=fold)
+        note = None
+        if fold is not None and not names_as_typed(line, self.labels.get(card, card)):
+            note = f"read {line.strip().upper()} as {self.labels.get(card, card).upper()}"
+        return _Move("cover" if prompt.kind == "cover" else "guess", card=card, note=note)
+
+    def _spelling_fold(self) -> Optional[Callable[[str], str]]:
+        """The board language's keyboard spelling fold (German ae/oe/ue/ss), or None."""
+        if self.settings.lang != "de":
+            return None
+        from ..rules.lang.normalise import de_fold
+
+        return de_fold
+
+    def _spelled_clue(self, clue: Clue) -> _Move:
+        """The person's clue, read as the German word it spells with ae/oe/ue/ss when that is
+        a card or a known clue word (SUESSIGKEIT -> SÜSSIGKEIT), and a note saying so."""
+        fold = self._spelling_fold()
+        if fold is None:
+            return _Move("clue", clue)
+        from wordfreq import zipf_frequency
+
+        from ..rules.lang.normalise import de_umlaut_spellings
+        from ..rules.lang.words import clue_words
+
+        known = [self.labels.get(w, w) for w in self.game.words]
+        reading = read_spelling(clue.word, [*known, *clue_words(self.settings.lang)], fold,
+                                de_umlaut_spellings, lambda w: zipf_frequency(w, "de"))
+        if reading is None:
+            return _Move("clue", clue)
+        note = f"read {clue.word.strip().upper()} as {reading.upper()}"
+        return _Move("clue", Clue(reading, clue.count, clue.unlimited), note=note)
 
     def _choices(self, kind: str) -> tuple[set[str], dict[str, str]]:
         """The cards the human may name now, and why each other card may not be named."""

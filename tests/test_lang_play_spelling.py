@@ -1,0 +1,57 @@
+"""German typed without umlauts (issue 32 playtest: SUESSIGKEIT went through as written).
+
+A person on a keyboard without ä, ö, ü types ae, oe, ue; the session reads the word they
+spell when it is a card, a known clue word or a much more frequent German word, and says so.
+"""
+
+from __future__ import annotations
+
+from wordfreq import zipf_frequency
+
+from spymaster_ai.play import PlaySettings, Session, new_game
+from spymaster_ai.play.parse import match_card, names_as_typed, read_spelling
+from spymaster_ai.rules.lang.normalise import de_fold, de_umlaut_spellings
+from spymaster_ai.rules.lang.words import clue_words
+
+from test_play_session import RecordingGuesser, ScriptedSpymaster
+
+
+def _read(word: str, board=()) -> str | None:
+    return read_spelling(word, [*board, *clue_words("de")], de_fold, de_umlaut_spellings,
+                         lambda w: zipf_frequency(w, "de"))
+
+
+def test_umlaut_spellings_are_read_as_the_word_they_spell() -> None:
+    assert de_umlaut_spellings("suessigkeit") == ["süssigkeit"]
+    assert set(de_umlaut_spellings("aeoe")) == {"äoe", "aeö", "äö"}
+    assert _read("SUESSIGKEIT") == "süssigkeit"  # no clue word, but a German word (Zipf 2.9)
+    assert _read("MAEDCHEN") == "mädchen" and _read("baer") == "bär"  # clue words
+    assert _read("MUENCHEN", board=["münchen"]) == "münchen"  # a card first
+    # A word as typed is kept: QUELLE, FEUER, STEUER, AKTUELL are words with "ue".
+    assert all(_read(w) is None for w in ("QUELLE", "feuer", "steuer", "aktuell", "haus", "michael"))
+
+
+def test_a_card_is_named_with_ae_oe_ue() -> None:
+    cards = ["brücke", "bär", "bus"]
+    assert match_card("BRUECKE", cards, set(cards), fold=de_fold) == "brücke"
+    assert match_card("bae", cards, set(cards), fold=de_fold) == "bär"
+    assert match_card("bus", cards, set(cards), fold=de_fold) == "bus"
+    assert not names_as_typed("BRUECKE", "brücke") and names_as_typed("brü", "brücke")
+
+
+def test_the_session_reads_the_clue_and_tells_the_person() -> None:
+    settings = PlaySettings(mode="duet", seed=4, lang="de", first="human", agent="e5small")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": RecordingGuesser()}, labels)
+    reply = session.answer("SUESSIGKEIT 1")
+    notes = [e.text for e in reply.events if e.kind == "info"]
+    assert "read SUESSIGKEIT as SÜSSIGKEIT" in notes
+    assert [a["word"] for a in session.game.actions if a["type"] == "clue"][0] == "süssigkeit"
+
+
+def test_english_boards_read_as_typed() -> None:
+    settings = PlaySettings(mode="duet", seed=4, first="human", agent="glove50")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": RecordingGuesser()}, labels)
+    reply = session.answer("maedchen 1")
+    assert not any(e.text.startswith("read ") for e in reply.events)
