@@ -39,7 +39,7 @@ from ..sim.seeds import derive_seed
 from .names import CardNames
 from .parse import InputError, command_of, match_card, names_as_typed, parse_clue, read_spelling
 from .events import Event
-from .explain import reading_of, targets_of, why_text
+from .explain import model_reading_of, reading_of, targets_of, why_text
 from .outcome import result_events
 from .screen import ClueLine, Screen, classic_screen, duet_screen, key_screen
 from .seats import ai_roles, load_session_agents
@@ -139,7 +139,8 @@ class Session:
         self.clues: list[ClueLine] = []
         self.targets: list[tuple[str, str, tuple[str, ...]]] = []  # hidden until the end
         # how the AI guesser read each of the person's clues: (clue, [(card, share), ...])
-        self.readings: list[tuple[str, list[tuple[str, float]]]] = []
+        # (clue, [(card, p)...]) from a reader fitted to people, or (clue, shares, model name)
+        self.readings: list[tuple] = []
         self.error: Optional[str] = None
         self.mismatches = 0  # past AI decisions that came out differently on resume
         self._sd_order: Optional[tuple[Player, Player]] = None
@@ -580,10 +581,17 @@ class Session:
         return why_text(finished, self.readings, covered, self.label)
 
     def _note_reading(self, agent: Any, view: Any) -> None:
-        """Keep how the AI guesser reads a clue of the person's (its three likeliest cards)."""
+        """Keep how the AI guesser reads a clue of the person's (its three likeliest cards).
+        On boards in other languages the guesser has no reader fitted to people: its model's
+        scores are kept instead, labelled as such."""
         top = reading_of(agent, view)
         if top is not None:
             self.readings.append((str(view.clue), [(self.names.card(w), p) for w, p in top]))
+            return
+        if self.settings.lang != "en":
+            found = model_reading_of(agent, view)
+            if found is not None:
+                self.readings.append((str(view.clue), [(self.names.card(w), p) for w, p in found[0]], found[1]))
 
     def _note_targets(self, actor: _Actor, agent: Any, view: Any, clue: Clue, ranked: Any) -> None:
         """Keep what the AI spymaster aimed at, to show after the game (never during it)."""

@@ -1,11 +1,15 @@
-"""German typed without umlauts (issue 32 playtest: SUESSIGKEIT went through as written).
+"""Play sessions on German boards, after the issue 32 playtest.
 
-A person on a keyboard without ä, ö, ü types ae, oe, ue; the session reads the word they
-spell when it is a card, a known clue word or a much more frequent German word, and says so.
+* German typed without umlauts (SUESSIGKEIT went through as written): a person on a keyboard
+  without ä, ö, ü types ae, oe, ue; the session reads the word they spell when it is a card,
+  a known clue word or a much more frequent German word, and says so.
+* ``why`` gave no reading of the person's clue (that reading came from the English reader):
+  it now shows the German AI guesser's own model scores, labelled as such.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from wordfreq import zipf_frequency
 
 from spymaster_ai.play import PlaySettings, Session, new_game
@@ -13,7 +17,7 @@ from spymaster_ai.play.parse import match_card, names_as_typed, read_spelling
 from spymaster_ai.rules.lang.normalise import de_fold, de_umlaut_spellings
 from spymaster_ai.rules.lang.words import clue_words
 
-from test_play_session import RecordingGuesser, ScriptedSpymaster
+from test_play_session import RecordingGuesser, Scored, ScriptedSpymaster
 
 
 def _read(word: str, board=()) -> str | None:
@@ -55,3 +59,27 @@ def test_english_boards_read_as_typed() -> None:
     session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": RecordingGuesser()}, labels)
     reply = session.answer("maedchen 1")
     assert not any(e.text.startswith("read ") for e in reply.events)
+
+
+def test_why_gives_the_german_guessers_model_reading_of_the_persons_clue() -> None:
+    """The AI guesser here ranks the visible cards in board order (scores 0, -1, -2...): the
+    reading shows its three best with the softmax of those scores, and the guesser's name."""
+    settings = PlaySettings(mode="duet", seed=4, lang="de", first="human", agent="e5small")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": Scored()}, labels)
+    assert session.answer("tier 1").moved
+    session.advance()  # the AI guesses
+    line = next(line for line in session.why().splitlines() if line.startswith("your TIER: 1"))
+    assert "model reading (Scored scores as shares, softmax; not a person's)" in line
+    named = line.rsplit("): ", 1)[1].split(", ")
+    softmax = np.exp(-np.arange(25.0)) / np.exp(-np.arange(25.0)).sum()
+    assert named == [f"{session.label(card)} {p:.0%}" for card, p in zip(game.words[:3], softmax[:3])]
+
+
+def test_english_boards_keep_their_why() -> None:
+    settings = PlaySettings(mode="duet", seed=4, first="human", agent="glove50")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": Scored()}, labels)
+    session.answer("animal 1")
+    session.advance()
+    assert "model reading" not in session.why()
