@@ -4,8 +4,9 @@ associations, on seeded German Duet boards (`play duet --lang de --seed N`).
 Why: in the German playtest the AI guesser lost three of four games on its first picks:
 COMPUTER: 2 -> TASTATUR then TAXI (black); KANADA: 2 -> DNA; SÜSSIGKEIT: 1 -> BUTTER instead
 of BONBON; MÄDCHEN: 2 -> ANANAS. Those four are cases here (their boards are the playtest's
-seeds 5502-5504, every card visible), with 30 more written by a German speaker from the
-boards alone, before any model scored them: a clue and the card(s) a person would take.
+seeds 5502-5504, every card visible), with 56 more written from the boards alone, before any
+model scored them (the last 26 after a first run on 34, to tell the levers apart): a clue
+legal on its board and the card(s) a person would take.
 
 Levers, each the guesser's first pick for the clue on the full board (a pick in the intended
 set counts; for a 2-clue either card):
@@ -18,7 +19,7 @@ set counts; for a 2-clue either card):
 * e5small's raw cosines with the card embedded as ``passage:`` instead of ``query:`` (E5's
   asymmetric prefixes), against the same raw cosines query-query.
 
-    python experiments/lang_de_guesser.py --out experiments/results/lang_de_guesser.md
+    SPYMASTER_AI_VOCAB_SIZE=2000 python experiments/lang_de_guesser.py --out experiments/results/lang_de_guesser.md
 """
 
 from __future__ import annotations
@@ -52,17 +53,17 @@ CASES: list[tuple[int, str, int, tuple[str, ...]]] = [
     (5501, "indien", 1, ("curry",)),
     (5501, "tür", 1, ("schlüssel",)),
     (5502, "japan", 1, ("sushi",)),
-    (5502, "flughafen", 2, ("flugzeug", "landung")),
+    (5502, "flieger", 2, ("flugzeug", "landung")),
     (5502, "milch", 1, ("kuh",)),
     (5502, "fieber", 1, ("thermometer",)),
     (5502, "beerdigung", 1, ("sarg",)),
     (5502, "pfeil", 1, ("bogen",)),
     (5503, "islam", 1, ("moschee",)),
     (5503, "astronomie", 1, ("teleskop",)),
-    (5503, "weihnachten", 2, ("weihnachtsmann", "schlitten")),
+    (5503, "rentier", 2, ("weihnachtsmann", "schlitten")),
     (5503, "gebirge", 1, ("berg",)),
     (5503, "labor", 1, ("wissenschaftler",)),
-    (5503, "eiszeit", 1, ("mammut",)),
+    (5503, "steinzeit", 1, ("mammut",)),
     (5504, "schurke", 1, ("bösewicht",)),
     (5504, "werkstatt", 1, ("mechaniker",)),
     (5504, "obst", 1, ("birne",)),
@@ -75,6 +76,32 @@ CASES: list[tuple[int, str, int, tuple[str, ...]]] = [
     (6, "bambus", 1, ("panda",)),
     (6, "weltraum", 2, ("astronaut", "rakete")),
     (6, "sauer", 1, ("zitrone",)),
+    (2, "kaffee", 1, ("tasse",)),
+    (2, "wald", 1, ("pilz",)),
+    (2, "notarzt", 1, ("krankenwagen",)),
+    (2, "friedhof", 1, ("grabstein",)),
+    (2, "huhn", 1, ("küken",)),
+    (2, "garten", 1, ("blume",)),
+    (2, "soldat", 1, ("wache",)),
+    (3, "japan", 1, ("ninja",)),
+    (3, "boxen", 1, ("faust",)),
+    (3, "hafen", 2, ("anker", "fähre")),
+    (3, "werwolf", 1, ("vollmond",)),
+    (3, "peru", 1, ("lama",)),
+    (3, "papier", 1, ("drucker",)),
+    (3, "bauernhof", 2, ("schwein", "gans")),
+    (3, "langsam", 1, ("schnecke",)),
+    (4, "kino", 1, ("popcorn",)),
+    (4, "olympia", 1, ("goldmedaille",)),
+    (4, "türkei", 1, ("döner",)),
+    (4, "zauberer", 1, ("zylinder",)),
+    (4, "rüssel", 1, ("elefant",)),
+    (4, "maler", 1, ("künstler",)),
+    (5, "diamant", 1, ("edelstein",)),
+    (5, "koffer", 1, ("gepäck",)),
+    (5, "surfen", 1, ("welle",)),
+    (5, "horoskop", 2, ("widder", "wassermann")),
+    (5, "geschmack", 1, ("zunge",)),
 ]
 
 
@@ -118,7 +145,7 @@ def main() -> None:
     picks: dict[str, list[str]] = {name: [] for name in [*specs, f"e5small, spelling penalty {args.penalty:g} z",
                                                          "e5small raw cosine, query-query",
                                                          "e5small raw cosine, query-passage"]}
-    for seed, clue, count, meant in CASES:
+    for seed, clue, count, meant in CASES:  # each clue legal on its board (the engine refuses one that is not)
         game, _ = new_game(PlaySettings(mode="duet", seed=seed, lang="de", agent="e5small", first="human"))
         missing = [c for c in meant if c not in game.words]
         if missing:
@@ -135,13 +162,21 @@ def main() -> None:
         picks["e5small raw cosine, query-query"].append(raw_pick(e5, clue, cards, False))
         picks["e5small raw cosine, query-passage"].append(raw_pick(e5, clue, cards, True))
     hits = {name: [p in case[3] for p, case in zip(got, CASES)] for name, got in picks.items()}
+    from scipy.stats import binomtest
+
+    base = hits["e5small (today's play guesser)"]
     lines = [f"# German AI guesser: first picks on {len(CASES)} clues a person would give", "",
-             "`python experiments/lang_de_guesser.py --out experiments/results/lang_de_guesser.md`; "
-             "cases and levers in the script's docstring (boards: `play duet --lang de --seed N`, all cards visible).",
-             "", "| guesser | top-1 | playtest's four (COMPUTER, KANADA, SÜSSIGKEIT, MÄDCHEN) |", "|---|---|---|"]
+             "`SPYMASTER_AI_VOCAB_SIZE=2000 python experiments/lang_de_guesser.py --out experiments/results/lang_de_guesser.md`; "
+             "cases and levers in the script's docstring (boards: `play duet --lang de --seed N`, all cards visible). "
+             "The vocabulary size only sets the ensemble's standardisation sample (single models score within the board).",
+             "", "| guesser | top-1 | against today's: cases won / lost, exact McNemar p | "
+             "playtest's four (COMPUTER, KANADA, SÜSSIGKEIT, MÄDCHEN) |", "|---|---|---|---|"]
     for name, h in hits.items():
         four = ", ".join(p.upper() for p in picks[name][:4])
-        lines.append(f"| {name} | {sum(h)}/{len(h)} ({sum(h) / len(h):.0%}) | {sum(h[:4])}/4: {four} |")
+        won = sum(a and not b for a, b in zip(h, base))
+        lost = sum(b and not a for a, b in zip(h, base))
+        p = f"{binomtest(won, won + lost).pvalue:.3f}" if won + lost else "-"
+        lines.append(f"| {name} | {sum(h)}/{len(h)} ({sum(h) / len(h):.0%}) | {won} / {lost}, p = {p} | {sum(h[:4])}/4: {four} |")
     lines += ["", "## Every case", "", "| board | clue | meant | " + " | ".join(picks) + " |",
               "|---|---|---|" + "---|" * len(picks)]
     for i, (seed, clue, count, meant) in enumerate(CASES):
