@@ -3,7 +3,7 @@ captions in the board's language (``pictures/deck/captions_<lang>.tsv``, built b
 ``scripts/build_picture_captions.py``), the language's Pictures legality, and agents that read
 the captions in that language.
 
-e5small runs on a 300-word clue vocabulary here, so the games say the path works and stays
+e5small runs on a 120-word clue vocabulary here, so the games say the path works and stays
 legal, not how well the agents play (experiments/results/lang_pictures.md).
 """
 
@@ -33,7 +33,7 @@ runner = CliRunner()
 def small_models(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     mp.setenv("SPYMASTER_AI_CACHE", str(tmp_path_factory.mktemp("cache")))
-    mp.setenv("SPYMASTER_AI_VOCAB_SIZE", "300")
+    mp.setenv("SPYMASTER_AI_VOCAB_SIZE", "120")
     clear_loaded()
     _register()
     yield
