@@ -23,7 +23,8 @@ download`` the hazm wheel)::
 
     python scripts/build_lang_data.py
 
-or with packages already fetched: ``--npm-dir DIR/node_modules --hazm-wheel FILE.whl``.
+or with packages already fetched: ``--npm-dir DIR/node_modules --hazm-wheel FILE.whl
+--names-wheel FILE.whl``.
 The output is deterministic for the same package versions.
 """
 
@@ -52,6 +53,11 @@ NPM_PACKAGES = {"cldr-annotations-full": "48.2.0", "cldr-annotations-derived-ful
 # activities, objects (not smileys, components, symbols or flags).
 CONCRETE_GROUPS = {1, 3, 4, 5, 6, 7}
 HAZM = "hazm==0.10.0"
+# People's names (Facebook-derived first and last names with per-country ranks; Apache-2.0),
+# read from the wheel's data like hazm's: a German clue may not be a surname (KERBER).
+NAMES_DATASET = "names-dataset==3.3.1"
+NAME_COUNTRIES = {"de": ("DE", "AT", "CH")}
+MAX_NAME_RANK = 5000
 OUT = Path(__file__).resolve().parent.parent / "spymaster_ai" / "data"
 LANGS = ("de", "vi", "fa")
 CARDS = 400
@@ -76,6 +82,29 @@ def hazm_wheel(folder: Path) -> Path:
     subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", str(folder), HAZM],
                    check=True)
     return next(folder.glob("hazm-*.whl"))
+
+
+def names_wheel(folder: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d", str(folder), NAMES_DATASET],
+                   check=True)
+    return next(folder.glob("names_dataset-*.whl"))
+
+
+def personal_names(wheel: Path, lang: str) -> set[str]:
+    """First names and surnames among the MAX_NAME_RANK most common in the language's
+    countries (names-dataset's own data files, read from its wheel; normalised)."""
+    import gzip
+    import pickle
+
+    out: set[str] = set()
+    with zipfile.ZipFile(wheel) as zf:
+        for kind in ("first_names", "last_names"):
+            table = pickle.loads(gzip.decompress(zf.read(f"names_dataset/v3/{kind}.pkl.gz")))
+            for name, facts in table.items():
+                ranks = [facts["rank"][c] for c in NAME_COUNTRIES[lang] if c in facts.get("rank", {})]
+                if ranks and min(ranks) <= MAX_NAME_RANK:
+                    out.add(normalise(lang, name))
+    return out
 
 
 def concrete_emoji(node_modules: Path) -> set[str]:
@@ -217,7 +246,38 @@ def german_headword():
     return is_headword
 
 
-def german(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str]]) -> tuple[list[str], list[str]]:
+def german_name_test(nouns, names: set[str]):
+    """Whether a German word is only a person's name: a common first name or surname in
+    Germany, Austria or Switzerland (names-dataset) that german-nouns lists as no common noun
+    and HanTa reads as no other content word. FISCHER, KOCH and KLEIN are names and words and
+    stay; KERBER, MAIER and WIELAND go."""
+    from HanTa import HanoverTagger
+
+    tagger = HanoverTagger.HanoverTagger("morphmodel_ger.pgz")
+    names_only = ("Vorname", "Nachname", "Familienname", "Eigenname", "Toponym")
+
+    def common_noun(word: str) -> bool:
+        for entry in nouns[word[:1].upper() + word[1:]] or ():
+            pos = entry.get("pos") or []
+            if "Substantiv" in pos and not any(n in p for p in pos for n in names_only):
+                return True
+        return False
+
+    def other_word(word: str) -> bool:
+        tags = tagger.tag_word(word)
+        return bool(tags) and tags[0][0] not in ("NN", "NE", "XY", "FM") and tags[0][1] > -25
+
+    def is_name(word: str) -> bool:
+        if word not in names:
+            return False
+        spellings = {word} | ({word.replace("ss", "ß")} if "ss" in word else set())
+        return not any(common_noun(s) or other_word(s) for s in spellings)
+
+    return is_name
+
+
+def german(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str]],
+           person_names: set[str] = frozenset()) -> tuple[list[str], list[str]]:
     from german_nouns.lookup import Nouns
 
     nouns = Nouns()
@@ -238,14 +298,20 @@ def german(node_modules: Path, words: tuple[dict[str, list[str]], dict[str, str]
     cards = distinct("de", [w for _, w in sorted(scored, key=lambda t: (-t[0], t[1]))])
     clues = []
     headword = german_headword()
+    is_name = german_name_test(nouns, person_names)
+    removed = []
     for w in top_n_list("de", 80_000):
         w = normalise("de", w)
         if (_DE_LETTERS.fullmatch(w) and len(w) >= 3 and w not in stop
                 and zipf_frequency(w, "de") >= zipf_frequency(w, "en") - 0.5 and w not in clues
                 and headword(w)):
+            if is_name(w):
+                removed.append(w)
+                continue
             clues.append(w)
             if len(clues) == CLUES:
                 break
+    print(f"de: the names filter removed {len(removed)} clue words: {' '.join(removed)}")
     return cards, clues
 
 
@@ -371,6 +437,7 @@ def write_persian_lexicon(wheel: Path, out: Path) -> None:
 def header(lang: str, what: str) -> str:
     versions = {"wordfreq": version("wordfreq")}
     if lang == "de":
+        versions["names-dataset (wheel data)"] = NAMES_DATASET.split("==")[1]
         versions["german-nouns"] = version("german-nouns")
         versions["simplemma"] = version("simplemma")
         versions["HanTa"] = version("HanTa")
@@ -401,6 +468,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--npm-dir", type=Path, help="node_modules holding the pinned npm packages")
     parser.add_argument("--hazm-wheel", type=Path, help=f"a downloaded {HAZM} wheel")
+    parser.add_argument("--names-wheel", type=Path, help=f"a downloaded {NAMES_DATASET} wheel")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--langs", default=",".join(LANGS))
     args = parser.parse_args()
@@ -411,7 +479,8 @@ def main() -> None:
         for lang in args.langs.split(","):
             words = annotations(node_modules, lang)
             if lang == "de":
-                cards, clues = german(node_modules, words)
+                names = personal_names(args.names_wheel or names_wheel(Path(tmp)), "de")
+                cards, clues = german(node_modules, words, names)
             elif lang == "vi":
                 cards, clues = vietnamese(node_modules, words)
             else:

@@ -33,3 +33,11 @@ def test_german_clue_words_are_their_own_lemma():
 @pytest.mark.parametrize("lang, inflected", [("fa", "دوستان"), ("fa", "افراد")])
 def test_persian_plurals_are_gone(lang, inflected):
     assert normalise(lang, inflected) not in set(clue_words(lang))
+
+
+def test_german_surnames_are_gone_and_words_that_are_also_names_stay():
+    """scripts/build_lang_data.py drops a common German first name or surname (names-dataset)
+    that no lexicon reads as another word; a word that is also a name stays."""
+    german = set(clue_words("de"))
+    assert not {"kerber", "maier", "wieland", "kästner", "lindemann"} & german
+    assert {"koch", "klein", "bauer", "haus"} <= german

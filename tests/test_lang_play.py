@@ -132,8 +132,10 @@ def test_play_settings_deal_the_language_and_save_it() -> None:
     assert set(game.words) <= set(load_words("fa")) and "Persian board" in persian.describe()
     assert PlaySettings.from_json(persian.to_json()) == persian
     assert persian.spec_for("b_spymaster").startswith("e5small")
-    with pytest.raises(SettingsError, match="English captions only"):
-        PlaySettings(mode="pictures", seed=1, lang="de")
+    german_pictures = PlaySettings(mode="pictures", seed=1, lang="de")  # captions in German (tests/test_lang_pictures.py)
+    with pytest.raises(SettingsError, match="--lang must be one of"):
+        PlaySettings(mode="pictures", seed=1, lang="xx")
+    assert german_pictures.lang == "de"
 
 
 def test_use3_plays_german_and_is_refused_where_it_was_not_trained() -> None:

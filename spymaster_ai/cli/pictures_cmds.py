@@ -35,9 +35,9 @@ def _guarded(fn: Any) -> None:
         fail(first_line(exc))
 
 
-def board_facts(seed: int, index: int = 0, solo: bool = False) -> dict:
+def board_facts(seed: int, index: int = 0, solo: bool = False, lang: str = "en") -> dict:
     """The board of game ``index`` of a bench run with master ``seed``: cards in grid order,
-    with captions and identities."""
+    with captions (in ``lang``) and identities."""
     from ..pictures import load_deck
     from ..sim.play import deal_board
     from ..sim.seeds import game_seed
@@ -46,8 +46,14 @@ def board_facts(seed: int, index: int = 0, solo: bool = False) -> dict:
         raise BadInput(f"--seed and --index must be >= 0, got {seed} and {index}")
     game = "pictures_solo" if solo else "pictures"
     cards, key, _ = deal_board(game, game_seed(seed, index), index)
-    deck = load_deck()
-    return {
+    from ..rules.lang import check_language
+
+    try:
+        check_language(lang)
+    except ValueError as exc:
+        raise BadInput(f"--lang: {exc}") from None
+    deck = load_deck(lang)
+    out = {
         "game": game,
         "seed": seed,
         "index": index,
@@ -56,6 +62,9 @@ def board_facts(seed: int, index: int = 0, solo: bool = False) -> dict:
             {"id": c, "caption": deck[c].caption, "identity": key.identities[i].value} for i, c in enumerate(cards)
         ],
     }
+    if lang != "en":  # English JSON as before languages came
+        out["lang"] = lang
+    return out
 
 
 def ai_clues(facts: dict, spymaster: str = "minilm", team: Optional[str] = None, top: int = 3) -> dict:
@@ -77,9 +86,16 @@ def ai_clues(facts: dict, spymaster: str = "minilm", team: Optional[str] = None,
             raise BadInput(f"--team must be red or blue, got {team!r}") from None
     cards = tuple(c["id"] for c in facts["cards"])
     key = ClassicKey(tuple(Identity(c["identity"]) for c in facts["cards"]), starting)
-    game = ClassicGame(cards, key, pictures=(True,) * len(cards), kind="pictures", solo=facts["game"] == "pictures_solo")
+    lang = facts.get("lang", "en")
+    from ..rules.legality import options_for_language
+    from ..sim.runner import language_specs
+
+    game = ClassicGame(cards, key, pictures=(True,) * len(cards), kind="pictures", solo=facts["game"] == "pictures_solo",
+                       legality_options=options_for_language(lang))
     view = game.spymaster_view(side)
-    agent = for_picture_cards(registry_factory("spymaster", spymaster))
+    factory = registry_factory
+    spec = language_specs({"spymaster": spymaster}, lang, factory)["spymaster"]
+    agent = for_picture_cards(factory("spymaster", spec), lang)
     agent.reset(0)
     captions = {c["id"]: c["caption"] for c in facts["cards"]}
     if callable(getattr(agent, "rank_clues", None)):
@@ -118,18 +134,20 @@ IndexOpt = typer.Option(0, "--index", "-i", metavar="N", help="Game index in tha
 SoloOpt = typer.Option(False, "--solo", help="The two-player variant's board (red always starts).")
 PngOpt = typer.Option(None, "--png", metavar="FILE", help="Write the board as a PNG (with the key as coloured borders unless --no-key).")
 JsonOpt = typer.Option(False, "--json", help="Print one JSON object on stdout.")
+LangOpt = typer.Option("en", "--lang", metavar="en|de|vi|fa",
+                       help="Captions in this language (the same pictures; other languages need a multilingual model, e.g. e5small).")
 
 
 @pictures_app.command("board")
 def board(
     seed: int = SeedOpt, index: int = IndexOpt, solo: bool = SoloOpt, png: Optional[Path] = PngOpt,
     key: bool = typer.Option(True, "--key/--no-key", help="Show the key (the spymaster's view)."),
-    as_json: bool = JsonOpt,
+    as_json: bool = JsonOpt, lang: str = LangOpt,
 ) -> None:
     """The board a seed deals: captions in grid order, the key, optionally a PNG."""
 
     def run() -> None:
-        facts = board_facts(seed, index, solo)
+        facts = board_facts(seed, index, solo, lang)
         if png is not None:
             _write_png(facts, png, key)
         if as_json:
@@ -150,12 +168,12 @@ def clue(
     spymaster: str = typer.Option("minilm", "--spymaster", metavar="SPEC", help="Spymaster agent spec (played through the caption backend)."),
     team: Optional[str] = typer.Option(None, "--team", metavar="red|blue", help="red or blue (default: the starting team)."),
     top: int = typer.Option(3, "--top", metavar="N", help="How many of the best clues to show."),
-    png: Optional[Path] = PngOpt, as_json: bool = JsonOpt,
+    png: Optional[Path] = PngOpt, as_json: bool = JsonOpt, lang: str = LangOpt,
 ) -> None:
     """The AI spymaster's best clues on the board a seed deals, with the cards each one aims at."""
 
     def run() -> None:
-        facts = board_facts(seed, index, solo)
+        facts = board_facts(seed, index, solo, lang)
         found = ai_clues(facts, spymaster, team, top)
         if png is not None:
             _write_png(facts, png, True)

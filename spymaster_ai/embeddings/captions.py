@@ -89,6 +89,7 @@ class CaptionEmbedding(Embedding):
         if mode == "mean" and caption_weight != CAPTION_WEIGHT:
             suffix += f"{caption_weight:g}"
         self.name = f"captions:{text.name}{suffix}"
+        self.lang = getattr(text, "lang", "en")  # the clue vocabulary's language is the text model's
 
     # -- the Embedding interface ------------------------------------------------------------
     def clue_vocabulary(self) -> tuple[str, ...]:

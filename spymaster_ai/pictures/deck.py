@@ -178,7 +178,33 @@ def read_deck(root: str | Path) -> PictureDeck:
     return PictureDeck(cards, root)
 
 
-@lru_cache(maxsize=1)
-def load_deck() -> PictureDeck:
-    """The deck shipped with the package (read once per process)."""
-    return read_deck(deck_root())
+CAPTIONS_FILE = "captions_{lang}.tsv"
+CAPTION_COLUMNS = ("id", "caption", "tags")
+
+
+def localise_deck(deck: PictureDeck, lang: str) -> PictureDeck:
+    """The deck with each card's caption and tags in ``lang``, from ``captions_<lang>.tsv``
+    beside it (built by ``scripts/build_picture_captions.py`` from the emoji annotation
+    packages). Images, ids, categories and sources stay; every card must have a row."""
+    path = deck.root / CAPTIONS_FILE.format(lang=lang)
+    if not path.is_file():
+        raise DeckError(f"no picture captions in language {lang!r}: {path} is missing")
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh, delimiter="\t")
+        if tuple(reader.fieldnames or ()) != CAPTION_COLUMNS:
+            raise DeckError(f"{path}: header must be {'/'.join(CAPTION_COLUMNS)}, got {reader.fieldnames}")
+        rows = {row["id"]: row for row in reader}
+    missing = [c.id for c in deck if c.id not in rows or not (rows[c.id]["caption"] or "").strip()]
+    if missing:
+        raise DeckError(f"{path}: no caption for {len(missing)} card(s), e.g. {missing[:3]}")
+    cards = [PictureCard(c.id, c.image, rows[c.id]["caption"].strip(),
+                         tuple(t.strip() for t in (rows[c.id]["tags"] or "").split(",") if t.strip()),
+                         c.category, c.source) for c in deck]
+    return PictureDeck(cards, deck.root)
+
+
+@lru_cache(maxsize=4)
+def load_deck(lang: str = "en") -> PictureDeck:
+    """The deck shipped with the package, its captions in ``lang`` (read once per process)."""
+    deck = read_deck(deck_root())
+    return deck if lang == "en" else localise_deck(deck, lang)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection, Optional, Sequence
 
+import numpy as np
+
 from ..rules.moves import Clue
 
-__all__ = ["reading_of", "targets_of", "why_text"]
+__all__ = ["model_reading_of", "reading_of", "targets_of", "why_text"]
 
 NOTHING_YET = "Nothing to explain yet: no AI clue has finished, and the AI has read none of yours."
 
@@ -36,10 +38,14 @@ def why_text(
             continue
         aimed = ", ".join(found) + (f" (and {rest} not found yet)" if rest else "")
         lines.append(f"{giver}: {clue.upper()} aimed at {aimed}")
-    for clue, reading in readings:
+    for clue, reading, *source in readings:
         # the chances of the AI's first pick: later picks are read again without the cards taken
         shares = ", ".join(f"{label(card)} {share:.0%}" for card, share in reading)
-        lines.append(f"your {clue.upper()}: the AI's first pick, by its chances: {shares}")
+        if source and source[0]:  # a model's scores, not a reader fitted to people
+            lines.append(f"your {clue.upper()}: the AI guesser's model reading ({source[0]} scores as shares, "
+                         f"softmax; not a person's): {shares}")
+        else:
+            lines.append(f"your {clue.upper()}: the AI's first pick, by its chances: {shares}")
     return "\n".join(lines) if lines else NOTHING_YET
 
 
@@ -51,6 +57,26 @@ def reading_of(agent: Any, view: Any) -> Optional[list[tuple[str, float]]]:
         return None
     try:
         return list(method(view))[:3]
+    except Exception:  # the courtesy must never break the game
+        return None
+
+
+def model_reading_of(agent: Any, view: Any) -> Optional[tuple[list[tuple[str, float]], str]]:
+    """For a guesser with no reader fitted to people (the embedding guessers that play boards
+    in other languages): its three best cards for the clue with the softmax of its scores as
+    shares, and the name of its model; None when it cannot say or it is not its first guess."""
+    rank = getattr(agent, "rank_cards", None)
+    if view.clue is None or view.guesses_made or not callable(rank) or callable(getattr(agent, "reading", None)):
+        return None
+    try:
+        ranked = list(rank(view))
+        if not ranked:
+            return None
+        scores = np.array([c.score for c in ranked], dtype=np.float64)
+        shares = np.exp(scores - scores.max())
+        shares /= shares.sum()
+        model = getattr(getattr(agent, "embedding", None), "name", None) or type(agent).__name__
+        return [(c.word, float(p)) for c, p in zip(ranked[:3], shares[:3])], str(model)
     except Exception:  # the courtesy must never break the game
         return None
 

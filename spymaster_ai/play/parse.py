@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Collection, Mapping, Optional, Sequence
+from typing import Callable, Collection, Iterable, Mapping, Optional, Sequence
 
 from ..rules.cards import normalise_word
 from ..rules.moves import Clue
 
-__all__ = ["COMMANDS", "InputError", "command_of", "match_card", "parse_clue"]
+__all__ = ["COMMANDS", "InputError", "command_of", "match_card", "names_as_typed", "parse_clue", "read_spelling"]
 
 # What a typed word means as a command (only when it is the whole line).
 COMMANDS: dict[str, str] = {
@@ -59,13 +59,15 @@ def match_card(
     allowed: Collection[str],
     labels: Mapping[str, str] | None = None,
     why_not: Mapping[str, str] | None = None,
+    fold: Callable[[str], str] | None = None,
 ) -> str:
     """The card of ``allowed`` that ``text`` names, else :class:`InputError` saying why.
 
     Tiers, first hit wins: the whole name; one whole word of the name (picture captions);
-    a prefix of the name or of one of its words. More than one card in a tier is ambiguous.
-    ``why_not`` maps cards that are on the board but not allowed to the reason (shown when
-    the text names one of them).
+    a prefix of the name or of one of its words; then, with ``fold`` (a language's spelling
+    fold, German ``ü -> ue``), the same three on folded spellings, so BRUECKE names BRÜCKE.
+    More than one card in a tier is ambiguous. ``why_not`` maps cards that are on the board
+    but not allowed to the reason (shown when the text names one of them).
     """
     labels = labels or {}
     why_not = why_not or {}
@@ -74,11 +76,20 @@ def match_card(
         raise InputError("type a card name")
     names = {c: _key(labels.get(c, c)) for c in cards}
     words = {c: n.split() for c, n in names.items()}
-    tiers = (
+    tiers = [
         lambda c: names[c] == typed,
         lambda c: typed in words[c] and " " not in typed,
         lambda c: names[c].startswith(typed) or any(w.startswith(typed) for w in words[c]),
-    )
+    ]
+    if fold is not None:
+        typed_f = fold(typed)
+        names_f = {c: fold(n) for c, n in names.items()}
+        words_f = {c: n.split() for c, n in names_f.items()}
+        tiers += [
+            lambda c: names_f[c] == typed_f,
+            lambda c: typed_f in words_f[c] and " " not in typed_f,
+            lambda c: names_f[c].startswith(typed_f) or any(w.startswith(typed_f) for w in words_f[c]),
+        ]
     for tier in tiers:
         hits = [c for c in cards if tier(c)]
         if not hits:
@@ -134,3 +145,44 @@ def parse_clue(text: str, max_count: int) -> Clue:
     if count > max_count:
         raise InputError(f"the number must be at most {max_count} (the cards left); got {count}")
     return Clue(word, count)
+
+
+def names_as_typed(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` as typed (whole, a word, or a start of either), with
+    no spelling fold: when it does not, the person is told how the typing was read."""
+    typed, key = _key(text), _key(name)
+    return key.startswith(typed) or any(w.startswith(typed) for w in key.split())
+
+
+# A keyboard spelling is read as the umlaut word when that is this much more frequent
+# (wordfreq Zipf): MAEDCHEN (2.8) -> MÄDCHEN (5.2), SUESSIGKEIT (0) -> SÜSSIGKEIT (2.9); QUELLE stays.
+SPELLING_MARGIN = 1.0
+
+
+def read_spelling(word: str, known: Iterable[str], fold: Callable[[str], str],
+                  spellings: Callable[[str], list[str]] | None = None,
+                  frequency: Callable[[str], float] | None = None) -> Optional[str]:
+    """The word that ``word`` spells with a keyboard's substitutes (German "ue" for "ü", "ss"
+    for "ß": SUESSIGKEIT for SÜSSIGKEIT), or None when it is read as typed.
+
+    First a ``known`` word (board cards first, then the clue vocabulary by frequency) whose
+    ``fold`` (rules.lang.normalise.de_fold) is the typed word's, unless the typed word is
+    itself known; else, with ``spellings`` and ``frequency``, the most frequent other spelling
+    when it is a word (Zipf >= 1.5) at least SPELLING_MARGIN more frequent than the typing."""
+    typed = _key(word)
+    if not typed or " " in typed:
+        return None
+    folded = fold(typed)
+    found = None
+    for candidate in known:
+        key = _key(candidate)
+        if key == typed:
+            return None
+        if found is None and fold(key) == folded:
+            found = candidate
+    if found is not None or spellings is None or frequency is None:
+        return found
+    best = max(spellings(typed), key=frequency, default=None)
+    if best is not None and frequency(best) >= max(1.5, frequency(typed) + SPELLING_MARGIN):
+        return best
+    return None

@@ -37,9 +37,9 @@ from ..rules.legality import LegalityOptions, check_clue
 from ..rules.moves import Clue, IllegalMove, InvalidClueError, Phase
 from ..sim.seeds import derive_seed
 from .names import CardNames
-from .parse import InputError, command_of, match_card, parse_clue
+from .parse import InputError, command_of, match_card, names_as_typed, parse_clue, read_spelling
 from .events import Event
-from .explain import reading_of, targets_of, why_text
+from .explain import model_reading_of, reading_of, targets_of, why_text
 from .outcome import result_events
 from .screen import ClueLine, Screen, classic_screen, duet_screen, key_screen
 from .seats import ai_roles, load_session_agents
@@ -76,6 +76,7 @@ class _Move:
     kind: str  # clue, guess, stop, cover, pass
     clue: Optional[Clue] = None
     card: Optional[str] = None
+    note: Optional[str] = None  # how the person's typing was read ("read SUESSIGKEIT as SÜSSIGKEIT")
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,8 @@ class Session:
         self.clues: list[ClueLine] = []
         self.targets: list[tuple[str, str, tuple[str, ...]]] = []  # hidden until the end
         # how the AI guesser read each of the person's clues: (clue, [(card, share), ...])
-        self.readings: list[tuple[str, list[tuple[str, float]]]] = []
+        # (clue, [(card, p)...]) from a reader fitted to people, or (clue, shares, model name)
+        self.readings: list[tuple] = []
         self.error: Optional[str] = None
         self.mismatches = 0  # past AI decisions that came out differently on resume
         self._sd_order: Optional[tuple[Player, Player]] = None
@@ -249,6 +251,8 @@ class Session:
         except InputError as exc:
             reply.events.append(Event("error", str(exc)))
             return reply
+        if move.note:
+            reply.events.append(Event("info", move.note))
         actor = self._actor()
         seen = self._guesser_view(actor) if self.learner is not None and prompt.kind == "guess" and move.kind == "guess" else None
         try:
@@ -439,7 +443,7 @@ class Session:
         if prompt.kind == "clue":
             if command == "stop":
                 raise InputError("it is your turn to give a clue (a word and a number), not to guess")
-            return _Move("clue", parse_clue(line, len(g.words)))
+            return self._spelled_clue(parse_clue(line, len(g.words)))
         if command == "stop":
             if prompt.kind == "sudden_death":
                 if self.is_duet:
@@ -452,7 +456,39 @@ class Session:
                 raise InputError(f"you may stop only after at least {need} on this clue")
             return _Move("stop")
         allowed, why = self._choices(prompt.kind)
-        return _Move("cover" if prompt.kind == "cover" else "guess", card=match_card(line, g.words, allowed, self.labels, why))
+        fold = self._spelling_fold()
+        card = match_card(line, g.words, allowed, self.labels, why, fold=fold)
+        note = None
+        if fold is not None and not names_as_typed(line, self.labels.get(card, card)):
+            note = f"read {line.strip().upper()} as {self.labels.get(card, card).upper()}"
+        return _Move("cover" if prompt.kind == "cover" else "guess", card=card, note=note)
+
+    def _spelling_fold(self) -> Optional[Callable[[str], str]]:
+        """The board language's keyboard spelling fold (German ae/oe/ue/ss), or None."""
+        if self.settings.lang != "de":
+            return None
+        from ..rules.lang.normalise import de_fold
+
+        return de_fold
+
+    def _spelled_clue(self, clue: Clue) -> _Move:
+        """The person's clue, read as the German word it spells with ae/oe/ue/ss when that is
+        a card or a known clue word (SUESSIGKEIT -> SÜSSIGKEIT), and a note saying so."""
+        fold = self._spelling_fold()
+        if fold is None:
+            return _Move("clue", clue)
+        from wordfreq import zipf_frequency
+
+        from ..rules.lang.normalise import de_umlaut_spellings
+        from ..rules.lang.words import clue_words
+
+        known = [self.labels.get(w, w) for w in self.game.words]
+        reading = read_spelling(clue.word, [*known, *clue_words(self.settings.lang)], fold,
+                                de_umlaut_spellings, lambda w: zipf_frequency(w, "de"))
+        if reading is None:
+            return _Move("clue", clue)
+        note = f"read {clue.word.strip().upper()} as {reading.upper()}"
+        return _Move("clue", Clue(reading, clue.count, clue.unlimited), note=note)
 
     def _choices(self, kind: str) -> tuple[set[str], dict[str, str]]:
         """The cards the human may name now, and why each other card may not be named."""
@@ -571,10 +607,17 @@ class Session:
         return why_text(finished, self.readings, covered, self.label)
 
     def _note_reading(self, agent: Any, view: Any) -> None:
-        """Keep how the AI guesser reads a clue of the person's (its three likeliest cards)."""
+        """Keep how the AI guesser reads a clue of the person's (its three likeliest cards).
+        On boards in other languages the guesser has no reader fitted to people: its model's
+        scores are kept instead, labelled as such."""
         top = reading_of(agent, view)
         if top is not None:
             self.readings.append((str(view.clue), [(self.names.card(w), p) for w, p in top]))
+            return
+        if self.settings.lang != "en":
+            found = model_reading_of(agent, view)
+            if found is not None:
+                self.readings.append((str(view.clue), [(self.names.card(w), p) for w, p in found[0]], found[1]))
 
     def _note_targets(self, actor: _Actor, agent: Any, view: Any, clue: Clue, ranked: Any) -> None:
         """Keep what the AI spymaster aimed at, to show after the game (never during it)."""

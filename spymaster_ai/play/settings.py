@@ -58,6 +58,12 @@ LANGUAGE_PARTNER: dict[str, str] = {
 # ...and its guesser stops at the count unless a further card is clearly ours: the playtest's
 # guesser took one more card after every correct 1-clue, costing a token each time.
 LANGUAGE_GUESSER_OPTIONS = "duet_extra_ratio=3.0,bonus_threshold=3.0"
+# ...and its model: in German use3, whose first pick is the card a person means for 29 of 60
+# clues written from common associations, against 15 for e5small (17 cases won, 3 lost,
+# exact McNemar p = 0.003; the playtest lost games on e5small reading by spelling, KANADA -> DNA)
+# (experiments/lang_de_guesser.py; experiments/results/lang_de_guesser.md). Vietnamese and
+# Persian have no second model.
+LANGUAGE_GUESSER: dict[str, str] = {"de": "use3", "vi": "e5small", "fa": "e5small"}
 CARD_KINDS = ("pictures", "words")
 FIRST = ("human", "ai")
 
@@ -120,8 +126,6 @@ class PlaySettings:
 
         if self.lang not in LANGUAGES:
             raise SettingsError(f"--lang must be one of {', '.join(LANGUAGES)}, got {self.lang!r}")
-        if self.lang != "en" and self.mode == "pictures" and self.cards == "pictures":
-            raise SettingsError("picture cards have English captions only; with --lang give --cards words")
         if self.mode not in MODES:
             raise SettingsError(f"unknown mode {self.mode!r}; expected one of {', '.join(MODES)}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
@@ -209,7 +213,8 @@ class PlaySettings:
         if self.guesser_spec:
             return self.guesser_spec
         if self._language_partner:
-            return f"e5small:stop_threshold={_fmt(guesser_threshold(self.risk))},{LANGUAGE_GUESSER_OPTIONS}"
+            return (f"{LANGUAGE_GUESSER[self.lang]}:stop_threshold={_fmt(guesser_threshold(self.risk))},"
+                    f"{LANGUAGE_GUESSER_OPTIONS}")
         if self.agent == "human":  # risk 0.5: a black card weighs 6 cards found (the guesser's default)
             return f"human:assassin_cost={_fmt(12.0 * (1.0 - self.risk))}"
         return f"{self.agent}:stop_threshold={_fmt(guesser_threshold(self.risk))}"

@@ -43,7 +43,7 @@ def _pictures_board(settings: PlaySettings) -> tuple[tuple[str, ...], ClassicKey
     options = PlayOptions(wordlist=settings.wordlist, picture_cards=settings.cards == "pictures", lang=settings.lang)
     try:
         cards, key, flags = deal_board(kind, game_seed(settings.seed, 0), 0, options)
-        labels = {c: load_deck()[c].caption for c in cards} if settings.cards == "pictures" else {}
+        labels = {c: load_deck(settings.lang)[c].caption for c in cards} if settings.cards == "pictures" else {}
     except DeckError as exc:
         raise SettingsError(f"the picture deck cannot be read ({exc}); play with --cards words") from exc
     return cards, key, flags, labels

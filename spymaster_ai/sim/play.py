@@ -422,11 +422,9 @@ def _deal(kind: str, options: PlayOptions, size: int, rng: random.Random) -> tup
     is only legal on a picture card).
     """
     if _uses_pictures(kind, options):
-        if options.lang != "en":
-            raise ValueError("picture cards have English captions only; play Pictures in another language with word cards")
         from ..pictures import load_deck
 
-        return load_deck().deal(size, rng), (True,) * size
+        return load_deck().deal(size, rng), (True,) * size  # the same ids in every language
     words = deal_words(_words(options), size, rng)
     return words, ((False,) * size if kind in PICTURE_GAMES else None)
 
@@ -484,9 +482,10 @@ class PictureBoardModel:
     Everything else (similarities, scale, ``knows``) is the wrapped model's own.
     """
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, lang: str = "en") -> None:
         self.model = model
         self.name = model.name
+        self.board_lang = lang
         self._keep: Any = None
         self._vocab: Optional[tuple[str, ...]] = None
 
@@ -497,7 +496,8 @@ class PictureBoardModel:
             from ..rules.legality import LegalityOptions, legal_mask
 
             words = tuple(self.model.clue_vocabulary())
-            self._keep = np.asarray(legal_mask(list(words), [], LegalityOptions(pictures=True)), dtype=bool)
+            options = LegalityOptions(pictures=True, lang=self.board_lang)
+            self._keep = np.asarray(legal_mask(list(words), [], options), dtype=bool)
             self._vocab = tuple(w for w, k in zip(words, self._keep) if k)
         return self._vocab
 
@@ -513,28 +513,40 @@ class PictureBoardModel:
         return getattr(self.model, name)
 
 
-def _captioned(model: Any) -> Any:
-    """``model`` as a picture board's agents use it, one wrapper per model (shared by agents).
+def _captioned(model: Any, lang: str = "en") -> Any:
+    """``model`` as a picture board's agents use it, one wrapper per model and board language
+    (shared by agents).
 
-    A text model is wrapped in the caption backend first; a caption or CLIP backend already
-    scores card ids. Either way the clue vocabulary drops the words Pictures always refuses.
+    A text model is wrapped in the caption backend first, reading the captions in ``lang``
+    (``pictures.load_deck(lang)``); a caption or CLIP backend already scores card ids. Either
+    way the clue vocabulary drops the words Pictures always refuses in that language.
     """
     if isinstance(model, PictureBoardModel):
         return model
-    wrapped = _CAPTIONED.get(model)
+    wrapped = _CAPTIONED.setdefault(model, {}).get(lang) if _weakable(model) else None
     if wrapped is None:
         if _scores_pictures(model):
-            wrapped = PictureBoardModel(model)
+            wrapped = PictureBoardModel(model, lang)
         else:
             from ..embeddings.captions import CaptionEmbedding
+            from ..pictures import load_deck
 
-            wrapped = PictureBoardModel(CaptionEmbedding(model))
-        _CAPTIONED[model] = wrapped
+            wrapped = PictureBoardModel(CaptionEmbedding(model, deck=load_deck(lang)), lang)
+        if _weakable(model):
+            _CAPTIONED[model][lang] = wrapped
     return wrapped
 
 
-def for_picture_cards(agent: Any) -> Any:
-    """The agent as it plays a board of picture cards.
+def _weakable(model: Any) -> bool:
+    try:
+        weakref.ref(model)
+    except TypeError:
+        return False
+    return True
+
+
+def for_picture_cards(agent: Any, lang: str = "en") -> Any:
+    """The agent as it plays a board of picture cards whose captions are read in ``lang``.
 
     A built-in embedding agent (it holds its model as ``embedding``, a spymaster also its
     ``partners``) plays through a twin whose text models are wrapped in the caption backend:
@@ -547,36 +559,39 @@ def for_picture_cards(agent: Any) -> Any:
     models into the picture board's. The twin is built once per agent and kept, so its clue vocabulary
     is computed once; the caller's agent is never changed.
     """
+    def wrap(model: Any) -> Any:
+        return _captioned(model, lang)
+
     hook = getattr(agent, "for_picture_cards", None)
     if callable(hook):  # an agent that reads through models of its own (the human guesser's reader)
         with _TWIN_LOCK:
-            twin = _PICTURE_TWINS.get(agent)
-            if twin is None:
-                twin = _PICTURE_TWINS[agent] = hook(_captioned)
-        return twin
+            twins = _PICTURE_TWINS.setdefault(agent, {})
+            if lang not in twins:
+                twins[lang] = hook(wrap)
+            return twins[lang]
     model = getattr(agent, "embedding", None)
     if model is None or not callable(getattr(model, "similarity", None)):
         return agent
     partners = getattr(agent, "partners", None)
-    if all(_captioned(m) is m for m in [model, *(partners or ())]):
+    if all(wrap(m) is m for m in [model, *(partners or ())]):
         return agent
     with _TWIN_LOCK:
         try:
-            twin = _PICTURE_TWINS.get(agent)
+            twin = _PICTURE_TWINS.get(agent, {}).get(lang)
         except TypeError:  # not weak-referenceable: a fresh twin each game
             twin = None
         if twin is None:
             twin = copy.copy(agent)
-            twin.embedding = _captioned(model)
+            twin.embedding = wrap(model)
             if partners is not None:
-                twin.partners = [_captioned(m) for m in partners]
+                twin.partners = [wrap(m) for m in partners]
             # Per-model caches the copy shares with the agent are recomputed from the new
             # models (ClueVocabularyAgent's lazy vocabulary; the per-board matrices).
             for cache in ("_vocab", "_board", "_short"):
                 if hasattr(twin, cache):
                     setattr(twin, cache, None)
             try:
-                _PICTURE_TWINS[agent] = twin
+                _PICTURE_TWINS.setdefault(agent, {})[lang] = twin
             except TypeError:
                 pass
     return twin
@@ -837,7 +852,7 @@ def play_game(
     options = options or PlayOptions()
     seated = {r: agents[r] for r in ROLES[game]}
     if _uses_pictures(game, options):
-        seated = {r: for_picture_cards(a) for r, a in seated.items()}
+        seated = {r: for_picture_cards(a, options.lang) for r, a in seated.items()}
     table = _Table(seated, options, new_match=match is None or match[1] == 0)
     out = _PLAYERS[game](table, int(seed), int(index))
     tally: _Tally = out["tally"]

@@ -35,12 +35,15 @@ from ..legality.verdicts import (
     RULE_LETTERS_OR_POSITION,
     RULE_NOT_A_WORD,
     RULE_NOT_ONE_WORD,
+    RULE_PICTURE_APPEARANCE,
     RULE_TRANSLATION,
     RULE_VISIBLE_WORD,
     RULE_WORD_FORM,
     Verdict,
 )
 from .normalise import normalise
+
+PICTURE_PREFIX = "pic:"  # a picture card's id (pictures.deck.PICTURE_PREFIX; rules import no pictures code at load)
 from .words import LANGUAGES, LangWord, translations, upper
 
 # Rule 5, per language: positions at the table and number words (the count as the clue).
@@ -53,6 +56,15 @@ NUMBER_WORDS: dict[str, dict[str, int]] = {
     "de": {w: i for i, w in enumerate("null eins zwei drei vier fünf sechs sieben acht neun zehn".split())} | {"ein": 1},
     "vi": {w: i for i, w in enumerate("không một hai ba bốn năm sáu bảy tám chín mười".split())},
     "fa": {w: i for i, w in enumerate("صفر یک دو سه چهار پنج شش هفت هشت نه ده".split())},
+}
+# Pictures §2 (on by default for picture cards, like the English COLOUR_WORDS): colour words,
+# refused with every form ("rote", "màu đỏ" is two words anyway, "قرمزها").
+COLOUR_WORDS: dict[str, frozenset[str]] = {
+    "de": frozenset("schwarz weiß rot grün gelb blau braun lila violett rosa pink orange grau beige türkis "
+                    "magenta farbe farbig bunt".split()),
+    "vi": frozenset(["đen", "trắng", "đỏ", "xanh", "xanh lá", "xanh lục", "xanh dương", "xanh lam", "vàng", "nâu",
+                     "tím", "hồng", "cam", "xám", "màu", "màu sắc"]),
+    "fa": frozenset("سیاه مشکی سفید قرمز سرخ سبز زرد آبی قهوه‌ای بنفش صورتی نارنجی خاکستری طوسی رنگ رنگی".split()),
 }
 _LATIN = re.compile(r"[a-z]+(?: [a-z]+)?")
 
@@ -119,6 +131,23 @@ def _board_violation(lang: str, clue: LangWord, cards: Sequence[tuple[str, LangW
     return None
 
 
+@lru_cache(maxsize=None)
+def _colour_keys(lang: str) -> frozenset[str]:
+    """The keys and forms of the language's colour words (what a colour clue meets them by)."""
+    return frozenset().union(*(analyse(lang, normalise(lang, w)).forms | {analyse(lang, normalise(lang, w)).key}
+                               for w in COLOUR_WORDS[lang]))
+
+
+def _is_colour(lang: str, clue: LangWord) -> bool:
+    return not _colour_keys(lang).isdisjoint(clue.forms | {clue.key})
+
+
+def _colour_violation(lang: str, clue: LangWord) -> Verdict:
+    return Verdict(False, RULE_PICTURE_APPEARANCE, None,
+                   f'"{clue.shown}" is a colour word (Pictures §2: clues about the colours of the pictures are invalid; '
+                   "the checker cannot see intent)")
+
+
 def _letters_violation(lang: str, clue: LangWord, count: int | None) -> Verdict | None:
     if clue.shown in POSITION_WORDS[lang]:
         return Verdict(False, RULE_LETTERS_OR_POSITION, None,
@@ -165,13 +194,33 @@ def _violation(lang: str, clue: LangWord, cards, options: LegalityOptions, count
         found = _foreign(lang, clue)
         if found:
             return found
+        if options.colours_forbidden and _is_colour(lang, clue):
+            return _colour_violation(lang, clue)
     return _letters_violation(lang, clue, count)
 
 
-def _cards(lang: str, visible: Sequence[str]) -> list[tuple[str, LangWord]]:
+def _cards(lang: str, visible: Sequence[str], options: LegalityOptions) -> list[tuple[str, LangWord]]:
+    """The visible cards as read in ``lang``. Under the Pictures rules a picture card is no
+    word on the table: its captions (in the board's language) count only under the house
+    option ``strict_captions``, as in English."""
     if isinstance(visible, str):
         raise TypeError("visible_words must be a sequence of words, not one string")
-    return [(str(w), analyse(lang, str(w))) for w in visible]
+    out = []
+    for word in map(str, visible):
+        if options.pictures and word.startswith(PICTURE_PREFIX):
+            if options.strict_captions:
+                out += [(word, analyse(lang, caption)) for caption in _captions(lang, word)]
+            continue
+        out.append((word, analyse(lang, word)))
+    return out
+
+
+def _captions(lang: str, card: str) -> tuple[str, ...]:
+    """A picture card's captions in ``lang`` (a card not in the deck stands for nothing)."""
+    from ...pictures.deck import load_deck
+
+    found = load_deck(lang).get(card)
+    return () if found is None else tuple(p.caption for p in load_deck(lang).parts(card))
 
 
 def check_clue_in(lang: str, clue: str, visible: Sequence[str], options: LegalityOptions, count: int | None) -> Verdict:
@@ -179,14 +228,15 @@ def check_clue_in(lang: str, clue: str, visible: Sequence[str], options: Legalit
     read = _read_clue(lang, clue)
     if isinstance(read, Verdict):
         return read
-    found = _violation(lang, read, _cards(lang, visible), options, count)
+    found = _violation(lang, read, _cards(lang, visible, options), options, count)
     return found or Verdict(True, None, None, f'"{read.shown}" is a legal clue')
 
 
 def legal_mask_in(lang: str, candidates: Sequence[str], visible: Sequence[str], options: LegalityOptions) -> list[bool]:
     """``legal_mask`` for a German, Vietnamese or Persian board: the board is read once, and a
     candidate that touches no card's key, form or part is checked by set lookups only."""
-    cards = _cards(lang, visible)
+    cards = _cards(lang, visible, options)
+    colours = options.colours_forbidden
     touch = frozenset().union(*(c.keys for _, c in cards)) if cards else frozenset()
     table = translations(lang)
     english = frozenset().union(*(table.get(c.shown, frozenset()) for _, c in cards)) if cards else frozenset()
@@ -197,7 +247,8 @@ def legal_mask_in(lang: str, candidates: Sequence[str], visible: Sequence[str], 
         if isinstance(read, Verdict):
             out.append(False)
         elif (read.keys.isdisjoint(touch) and read.one_word and read.shown not in positions
-              and _english_roots(read).isdisjoint(english) and (read.known or not _LATIN.fullmatch(read.shown))):
+              and _english_roots(read).isdisjoint(english) and (read.known or not _LATIN.fullmatch(read.shown))
+              and not (colours and _is_colour(lang, read))):
             out.append(True)
         else:
             out.append(_violation(lang, read, cards, options, None) is None)

@@ -60,6 +60,24 @@ def de_fold(text: str) -> str:
     return (text.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss"))
 
 
+def de_umlaut_spellings(text: str) -> list[str]:
+    """Every spelling of ``text`` with some of its "ae", "oe", "ue" written as ä, ö, ü (the
+    text itself left out): a keyboard without umlauts types SUESSIGKEIT for SÜSSIGKEIT."""
+    spellings = [""]
+    i = 0
+    while i < len(text):
+        pair = text[i:i + 2]
+        if pair in ("ae", "oe", "ue"):
+            spellings = [s + alt for s in spellings for alt in (pair, {"ae": "ä", "oe": "ö", "ue": "ü"}[pair])]
+            i += 2
+        else:
+            spellings = [s + text[i] for s in spellings]
+            i += 1
+        if len(spellings) > 64:  # a pathological word: keep the first readings
+            spellings = spellings[:64]
+    return [s for s in spellings if s != text]
+
+
 def vi_tone_key(text: str) -> str:
     """A Vietnamese word with each syllable's tone mark moved to the syllable's end, so the
     old and new placements ("hoà", "hòa") read alike while "ma" and "má" stay apart."""

@@ -1,0 +1,94 @@
+"""Play sessions on German boards, after the issue 32 playtest.
+
+* German typed without umlauts (SUESSIGKEIT went through as written): a person on a keyboard
+  without ä, ö, ü types ae, oe, ue; the session reads the word they spell when it is a card,
+  a known clue word or a much more frequent German word, and says so.
+* ``why`` gave no reading of the person's clue (that reading came from the English reader):
+  it now shows the German AI guesser's own model scores, labelled as such.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from wordfreq import zipf_frequency
+
+from spymaster_ai.play import PlaySettings, Session, new_game
+from spymaster_ai.play.parse import match_card, names_as_typed, read_spelling
+from spymaster_ai.rules.lang.normalise import de_fold, de_umlaut_spellings
+from spymaster_ai.rules.lang.words import clue_words
+
+from test_play_session import RecordingGuesser, Scored, ScriptedSpymaster
+
+
+def _read(word: str, board=()) -> str | None:
+    return read_spelling(word, [*board, *clue_words("de")], de_fold, de_umlaut_spellings,
+                         lambda w: zipf_frequency(w, "de"))
+
+
+def test_umlaut_spellings_are_read_as_the_word_they_spell() -> None:
+    assert de_umlaut_spellings("suessigkeit") == ["süssigkeit"]
+    assert set(de_umlaut_spellings("aeoe")) == {"äoe", "aeö", "äö"}
+    assert _read("SUESSIGKEIT") == "süssigkeit"  # no clue word, but a German word (Zipf 2.9)
+    assert _read("MAEDCHEN") == "mädchen" and _read("baer") == "bär"  # clue words
+    assert _read("MUENCHEN", board=["münchen"]) == "münchen"  # a card first
+    # A word as typed is kept: QUELLE, FEUER, STEUER, AKTUELL are words with "ue".
+    assert all(_read(w) is None for w in ("QUELLE", "feuer", "steuer", "aktuell", "haus", "michael"))
+
+
+def test_a_card_is_named_with_ae_oe_ue() -> None:
+    cards = ["brücke", "bär", "bus"]
+    assert match_card("BRUECKE", cards, set(cards), fold=de_fold) == "brücke"
+    assert match_card("bae", cards, set(cards), fold=de_fold) == "bär"
+    assert match_card("bus", cards, set(cards), fold=de_fold) == "bus"
+    assert not names_as_typed("BRUECKE", "brücke") and names_as_typed("brü", "brücke")
+
+
+def test_the_session_reads_the_clue_and_tells_the_person() -> None:
+    settings = PlaySettings(mode="duet", seed=4, lang="de", first="human", agent="e5small")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": RecordingGuesser()}, labels)
+    reply = session.answer("SUESSIGKEIT 1")
+    notes = [e.text for e in reply.events if e.kind == "info"]
+    assert "read SUESSIGKEIT as SÜSSIGKEIT" in notes
+    assert [a["word"] for a in session.game.actions if a["type"] == "clue"][0] == "süssigkeit"
+
+
+def test_english_boards_read_as_typed() -> None:
+    settings = PlaySettings(mode="duet", seed=4, first="human", agent="glove50")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": RecordingGuesser()}, labels)
+    reply = session.answer("maedchen 1")
+    assert not any(e.text.startswith("read ") for e in reply.events)
+
+
+def test_why_gives_the_german_guessers_model_reading_of_the_persons_clue() -> None:
+    """The AI guesser here ranks the visible cards in board order (scores 0, -1, -2...): the
+    reading shows its three best with the softmax of those scores, and the guesser's name."""
+    settings = PlaySettings(mode="duet", seed=4, lang="de", first="human", agent="e5small")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": Scored()}, labels)
+    assert session.answer("tier 1").moved
+    session.advance()  # the AI guesses
+    line = next(line for line in session.why().splitlines() if line.startswith("your TIER: 1"))
+    assert "model reading (Scored scores as shares, softmax; not a person's)" in line
+    named = line.rsplit("): ", 1)[1].split(", ")
+    softmax = np.exp(-np.arange(25.0)) / np.exp(-np.arange(25.0)).sum()
+    assert named == [f"{session.label(card)} {p:.0%}" for card, p in zip(game.words[:3], softmax[:3])]
+
+
+def test_english_boards_keep_their_why() -> None:
+    settings = PlaySettings(mode="duet", seed=4, first="human", agent="glove50")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": Scored()}, labels)
+    session.answer("animal 1")
+    session.advance()
+    assert "model reading" not in session.why()
+
+
+def test_the_german_ai_guesser_reads_with_use3() -> None:
+    """experiments/results/lang_de_guesser.md: use3's first pick is the meant card for 29 of
+    60 clues a person would give, e5small's for 15; Vietnamese and Persian keep e5small."""
+    german = PlaySettings(mode="duet", seed=1, lang="de", agent="e5small").ai_guesser_spec()
+    assert german.startswith("use3:stop_threshold=") and "duet_extra_ratio=3.0" in german
+    for lang in ("vi", "fa"):
+        assert PlaySettings(mode="duet", seed=1, lang=lang, agent="e5small").ai_guesser_spec().startswith("e5small:")
