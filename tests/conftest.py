@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,23 @@ def read_only(monkeypatch):
 def _no_real_profile(monkeypatch, tmp_path_factory):
     """``play`` keeps the person's profile in the user's data folder: tests never touch it."""
     monkeypatch.setenv("SPYMASTER_AI_PROFILE", str(tmp_path_factory.mktemp("profile") / "profile.json"))
+
+
+@contextmanager
+def small_vocabulary_models(cache_dir, vocab_size: int):
+    """Models that encode only the ``vocab_size`` commonest clue words, cached in
+    ``cache_dir``, with the command line registered: for module fixtures of tests that play
+    whole games (the full vocabularies are the benchmarks' to encode)."""
+    from spymaster_ai.cli.app import _register
+    from spymaster_ai.embeddings.registry import clear_loaded
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("SPYMASTER_AI_CACHE", str(cache_dir))
+    mp.setenv("SPYMASTER_AI_VOCAB_SIZE", str(vocab_size))
+    clear_loaded()
+    _register()
+    try:
+        yield
+    finally:
+        clear_loaded()
+        mp.undo()

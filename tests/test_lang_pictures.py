@@ -15,8 +15,9 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from spymaster_ai.cli.app import _register, app
-from spymaster_ai.embeddings.registry import clear_loaded
+from conftest import small_vocabulary_models
+
+from spymaster_ai.cli.app import app
 from spymaster_ai.pictures.deck import DeckError, load_deck, localise_deck, read_deck
 from spymaster_ai.rules.lang.checks import COLOUR_WORDS
 from spymaster_ai.rules.lang.normalise import normalise
@@ -31,14 +32,8 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module", autouse=True)
 def small_models(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SPYMASTER_AI_CACHE", str(tmp_path_factory.mktemp("cache")))
-    mp.setenv("SPYMASTER_AI_VOCAB_SIZE", "120")
-    clear_loaded()
-    _register()
-    yield
-    clear_loaded()
-    mp.undo()
+    with small_vocabulary_models(tmp_path_factory.mktemp("cache"), 120):
+        yield
 
 
 # ----------------------------------------------------------------------------- the captions

@@ -12,9 +12,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from conftest import small_vocabulary_models
+
 from spymaster_ai.agents.registry import AgentSpecError, add_language, make_guesser, make_spymaster
-from spymaster_ai.cli.app import _register, app
-from spymaster_ai.embeddings.registry import clear_loaded
+from spymaster_ai.cli.app import app
 from spymaster_ai.rules.lang.words import clue_words
 from spymaster_ai.rules.legality import LegalityOptions, check_clue
 from spymaster_ai.rules.wordlists import load_words
@@ -27,14 +28,8 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module", autouse=True)
 def small_models(tmp_path_factory):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("SPYMASTER_AI_CACHE", str(tmp_path_factory.mktemp("cache")))
-    mp.setenv("SPYMASTER_AI_VOCAB_SIZE", "300")
-    clear_loaded()
-    _register()
-    yield
-    clear_loaded()
-    mp.undo()
+    with small_vocabulary_models(tmp_path_factory.mktemp("cache"), 300):
+        yield
 
 
 def test_english_options_are_written_as_before() -> None:
