@@ -120,7 +120,7 @@ class LearningSpymaster(EmbeddingSpymaster):
     """
 
     def __init__(self, embedding: Any, *, carry: float = 1.0, word_memory: float = 0.5, adapt: float = 1.0,
-                 fit: float = 0.0, fit_prior: float = 5.0, **kwargs: Any) -> None:
+                 fit: float = 0.5, fit_prior: float = 5.0, **kwargs: Any) -> None:
         if carry < 0 or word_memory < 0:
             raise ValueError(f"carry and word_memory must be >= 0, got {carry} and {word_memory}")
         if not 0.0 <= fit <= 1.0 or fit_prior <= 0:
