@@ -5,7 +5,8 @@ the partner took for each of my clues. ``start_match`` forgets it all (a new par
 
 - :class:`LearningSpymaster` (registry ``learner``): the robust spymaster, whose partner
   models are weighed by how well each predicted every guess this partner made for my clues
-  in the earlier games of the match (and in this game so far: ``adapt``), and which
+  in the earlier games of the match (and in this game so far: ``adapt``), which fits a
+  reader to those guesses over the partner models' readings (``fit``), and which
   remembers which clue words this partner read as intended (``word_memory``).
 - :class:`BanditSpymaster` (registry ``bandit``): Archibald & Brosnahan's (2024) baseline, a
   multi-armed bandit (UCB1) over expert spymasters, one arm a game, rewarded by the game.
