@@ -114,6 +114,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("experiments/results/learning_matches"))
     ap.add_argument("--pool", default=None, help="comma-separated models the spymasters draw on, all but G (default: the four "
                     "packaged models; the bandit's arms stay those)")
+    ap.add_argument("--learner", default="", help="extra learner parameters, e.g. fit=0 (the learner before the fitted reader)")
     ap.add_argument("--figure", type=Path, default=None, help="PNG of the pooled curves (default experiments/figures/learning_GAME.png)")
     args = ap.parse_args()
     guessers = args.guessers.split(",")
@@ -121,7 +122,8 @@ def main() -> None:
     cells: dict[tuple[str, str], dict] = {}
     for g in guessers:
         left = [m for m in (args.pool.split(",") if args.pool else []) if m != g]
-        specs = [f"{n}:exclude={g}" + (f",partner={'+'.join(left)}" if left and n != "bandit" else "") for n in names]
+        specs = [f"{n}:exclude={g}" + (f",partner={'+'.join(left)}" if left and n != "bandit" else "")
+                 + (f",{args.learner}" if args.learner and n == "learner" else "") for n in names]
         t = run_tournament(
             args.game, spymasters=specs, guessers=[g], games=args.matches * args.match, seed=args.seed,
             options=PlayOptions(), jobs=args.jobs, results_dir=args.out / args.game / g, progress=True, match=args.match,
@@ -134,6 +136,7 @@ def main() -> None:
             f"(spymaster_ai {__version__}); the spymaster never uses G's model. Last {LAST_GAMES} games of each match: "
             "win rate % [95% Wilson], turns per win" + (", score (turns if won, 25 if lost)" if kim else "")
             + "; whole match: win rate %. "
+            + (f"The learner runs with {args.learner}. " if args.learner and "learner" in names else "")
             + (f"The spymasters draw on {', '.join(args.pool.split(','))} without G (the bandit's arms on the four packaged models)."
                if args.pool else "The spymasters draw on the four packaged models without G (mpnet, the optional extra, plays "
                "only as a guesser), so `robust` here is not table 2's robust, whose pool also holds mpnet."))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from test_agents_partners import BOARD, CLUES, VECTORS, classic_view, toy, vec
 
-from spymaster_ai.agents.learners import BanditSpymaster, LearningSpymaster, game_reward, guess_loglik
+from spymaster_ai.agents.learners import BanditSpymaster, LearningSpymaster, fit_reader, game_reward, guess_loglik
 from spymaster_ai.agents.partner_model import mirror_outcome
 from spymaster_ai.agents.registry import AgentSpecError, bandit_arms, check_spec, make_spymaster
 from spymaster_ai.agents.toy import ToyEmbedding
@@ -112,6 +112,50 @@ def test_the_learner_remembers_the_clue_words_this_partner_read_as_intended():
     assert bonus[0] == pytest.approx(0.25) and bonus[1] == pytest.approx(-0.5) and bonus[2] == 0.0
     sm.start_match(0)
     assert sm._clue_bonus(cols) is None
+
+
+def synthetic_choices(w: np.ndarray, n: int, cards: int = 20, seed: int = 0) -> list[np.ndarray]:
+    """Guesses made by a softmax reader with logits X @ w, each X with the chosen card first."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        X = rng.normal(size=(cards, len(w)))
+        p = np.exp(X @ w - (X @ w).max())
+        c = rng.choice(cards, p=p / p.sum())
+        out.append(np.vstack([X[c], np.delete(X, c, axis=0)]))
+    return out
+
+
+def test_the_fitted_reader_recovers_the_partners_weights_from_its_guesses():
+    true = np.array([1.5, 0.0, 0.5])
+    prior = np.full(3, 0.4)
+    w = fit_reader(synthetic_choices(true, 1500), prior, precision=1.0)
+    np.testing.assert_allclose(w, true, atol=0.2)
+    # A few guesses barely move a strong prior.
+    few = fit_reader(synthetic_choices(true, 3, seed=1), prior, precision=100.0)
+    assert np.abs(few - prior).max() < 0.1
+
+
+def test_the_learner_fits_its_reader_from_the_guesses_it_saw_and_forgets_at_a_new_match():
+    sm = learner(fit=1.0, carry=0.0, word_memory=0.0)
+    view = classic_view(own=("apple", "orange", "piano"), assassins=("knife",))
+    sm.start_match(1)
+    assert sm._reader_weights() is None  # nothing seen: the partner models alone
+    sm.give_clue(view)
+    # This partner read "forest" as the trees model does (oak), not as the music model.
+    sm.end_game(record(("forest", 1, ("oak",))))
+    share, w_trees, w_music = sm._reader_weights()
+    assert 0 < share < 1 and w_trees > w_music
+    for _ in range(5):  # more games, more guesses: the fit counts more and reads more like trees
+        sm.end_game(record(("forest", 1, ("oak",))))
+    later, trees_later, music_later = sm._reader_weights()
+    assert later > share and trees_later - music_later > w_trees - w_music
+    sm.start_match(2)
+    assert sm._reader_weights() is None
+    off = learner(fit=0.0)
+    off.give_clue(view)
+    off.end_game(record(("forest", 1, ("oak",))))
+    assert off._reader_weights() is None
 
 
 class Arm:

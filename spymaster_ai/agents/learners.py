@@ -5,7 +5,8 @@ the partner took for each of my clues. ``start_match`` forgets it all (a new par
 
 - :class:`LearningSpymaster` (registry ``learner``): the robust spymaster, whose partner
   models are weighed by how well each predicted every guess this partner made for my clues
-  in the earlier games of the match (and in this game so far: ``adapt``), and which
+  in the earlier games of the match (and in this game so far: ``adapt``), which fits a
+  reader to those guesses over the partner models' readings (``fit``), and which
   remembers which clue words this partner read as intended (``word_memory``).
 - :class:`BanditSpymaster` (registry ``bandit``): Archibald & Brosnahan's (2024) baseline, a
   multi-armed bandit (UCB1) over expert spymasters, one arm a game, rewarded by the game.
@@ -29,6 +30,8 @@ __all__ = ["BanditSpymaster", "LearningSpymaster", "game_reward", "my_turns"]
 # Stephenson et al.'s score of a lost single-team game, and Duet's greens: the bandit's rewards.
 _LOSS_TURNS = 25
 _DUET_GREENS = 15
+# Observed guesses at which a fitted reader's outcome counts half of ``fit``.
+_FIT_HALF = 30
 
 
 def my_turns(record: dict, me: Optional[str]) -> list[ClueTurn]:
@@ -59,6 +62,48 @@ def guess_loglik(models: Sequence[Any], turns: Sequence[ClueTurn], words: Sequen
     return out
 
 
+def fit_reader(choices: Sequence[np.ndarray], prior: np.ndarray, precision: float, steps: int = 25) -> np.ndarray:
+    """The weights w maximising sum log softmax(X w)[chosen] - precision/2 |w - prior|^2 over
+    ``choices`` (each X: the cards a guess chose among, by features, the chosen card first), by
+    Newton's method (the objective is concave)."""
+    width = max(len(x) for x in choices)
+    n = len(prior)
+    X = np.zeros((len(choices), width, n))
+    mask = np.zeros((len(choices), width), dtype=bool)
+    for r, x in enumerate(choices):
+        X[r, : len(x)] = x
+        mask[r, : len(x)] = True
+
+    def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
+        logits = np.where(mask, X @ w, -np.inf)
+        top = logits.max(axis=1, keepdims=True)
+        p = np.exp(logits - top)
+        total = p.sum(axis=1, keepdims=True)
+        p /= total
+        value = float((logits[:, 0] - top[:, 0] - np.log(total[:, 0])).sum() - precision / 2 * ((w - prior) ** 2).sum())
+        return value, p
+
+    w = prior.astype(np.float64).copy()
+    value, p = objective(w)
+    for _ in range(steps):
+        mean = np.einsum("rc,rcn->rn", p, X)
+        grad = (X[:, 0] - mean).sum(axis=0) - precision * (w - prior)
+        second = np.einsum("rc,rcn,rcm->nm", p, X, X) - np.einsum("rn,rm->nm", mean, mean)
+        step = np.linalg.solve(second + precision * np.eye(n), grad)
+        size = 1.0
+        while size > 1e-4:  # backtrack: a full Newton step can overshoot far from the optimum
+            trial, trial_p = objective(w + size * step)
+            if trial >= value:
+                break
+            size /= 2
+        else:
+            break
+        w, value, p = w + size * step, trial, trial_p
+        if np.abs(size * step).max() < 1e-6:
+            break
+    return w
+
+
 class LearningSpymaster(EmbeddingSpymaster):
     """The embedding spymaster, learning its partner from game to game within a match.
 
@@ -67,15 +112,25 @@ class LearningSpymaster(EmbeddingSpymaster):
     ``adapt``). ``word_memory``: bonus, in own cards, for a clue word this partner read as
     intended (every guess on it one of my cards, the count reached), and twice that as a
     penalty for one it misread (a wrong card first), shrunk toward 0 for words seen rarely.
-    Both 0 turn the learner into the plain spymaster.
+    ``fit``: the share, once fitted, of a reader fitted to this partner (:func:`fit_reader`:
+    guess logits sum_k w_k z_k over the partner models' readings z_k, MAP under a Gaussian
+    prior of precision ``fit_prior`` around the plain mean at temperature 0.75, from every
+    guess on my clues in the earlier games); its expected outcome is blended with the
+    partner models' own, counting ``fit`` x n / (n + 30) after n observed guesses. 0: off.
+    All three 0 turn the learner into the plain spymaster.
     """
 
-    def __init__(self, embedding: Any, *, carry: float = 1.0, word_memory: float = 0.5, adapt: float = 1.0, **kwargs: Any) -> None:
+    def __init__(self, embedding: Any, *, carry: float = 1.0, word_memory: float = 0.5, adapt: float = 1.0,
+                 fit: float = 0.5, fit_prior: float = 5.0, **kwargs: Any) -> None:
         if carry < 0 or word_memory < 0:
             raise ValueError(f"carry and word_memory must be >= 0, got {carry} and {word_memory}")
+        if not 0.0 <= fit <= 1.0 or fit_prior <= 0:
+            raise ValueError(f"fit must be in [0, 1] and fit_prior positive, got {fit} and {fit_prior}")
         super().__init__(embedding, adapt=adapt, **kwargs)
         self.carry = float(carry)
         self.word_memory = float(word_memory)
+        self.fit = float(fit)
+        self.fit_prior = float(fit_prior)
         self._me: Optional[str] = None
         self.start_match(0)
 
@@ -83,6 +138,10 @@ class LearningSpymaster(EmbeddingSpymaster):
         self._loglik = np.zeros(len(self.partners))
         self._words: dict[str, list[int]] = {}  # clue word -> [read as intended, misread]
         self._bonus: Optional[np.ndarray] = None
+        n = len(self.partners)
+        self._prior_w = np.full(n, 1.0 / (n * _ADAPT_TEMPERATURE))
+        self._w = self._prior_w.copy()
+        self._choices: list[np.ndarray] = []  # per observed guess: (cards then guessable, models) readings, chosen first
 
     def give_clue(self, view: SpymasterView) -> Clue:
         self._me = view.me
@@ -95,6 +154,8 @@ class LearningSpymaster(EmbeddingSpymaster):
         words = record["config"]["words"]
         if self.carry > 0 and len(self.partners) > 1:
             self._loglik += guess_loglik(self.partners, turns, words, _ADAPT_TEMPERATURE)
+        if self.fit > 0:
+            self._observe(turns)
         if self.word_memory > 0:
             for turn in turns:
                 if turn.count <= 0 or not turn.guesses:
@@ -105,6 +166,35 @@ class LearningSpymaster(EmbeddingSpymaster):
                 elif len(turn.guesses) >= turn.count:
                     tally[0] += 1
             self._bonus = None
+
+    def _observe(self, turns: Sequence[ClueTurn]) -> None:
+        """Add every guess on my clues to the fitted reader's data and refit it."""
+        board = self._board
+        if board is None:
+            return
+        col = board.column
+        for turn in turns:
+            i = self._vocab_index.get(turn.word)
+            if turn.count <= 0 or not turn.guesses or i is None:
+                continue
+            z = np.stack([board.sim(k + 1)[:, i] / board.spread(k + 1) for k in range(len(self.partners))], axis=1)
+            left = [col[w] for w in turn.choices if w in col]
+            for guess in turn.guesses:
+                c = col.get(guess)
+                if c is None or c not in left or len(left) < 2:
+                    break
+                order = [c] + [x for x in left if x != c]
+                self._choices.append(z[order].astype(np.float64))
+                left.remove(c)
+        if self._choices:
+            self._w = fit_reader(self._choices, self._prior_w, self.fit_prior)
+
+    def _reader_weights(self) -> Optional[np.ndarray]:
+        n = len(self._choices)
+        if self.fit == 0 or n == 0:
+            return None
+        share = self.fit * n / (n + _FIT_HALF)
+        return np.concatenate([[share], self._w])
 
     def learned_weights(self) -> np.ndarray:
         """The partner-model weights the earlier games of this match give alone."""

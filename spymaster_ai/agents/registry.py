@@ -66,7 +66,7 @@ AGENT_NAMES: dict[str, str] = {
     "human": "spymaster or guesser for people: reads clues as people do (a reader fitted to human Duet play), gives clues a person can follow; the AI partner of `play`",
     "robust": "spymaster: embedding spymaster scored by a partner model, favouring clues its targets evoke strongly (default partner glove50+minilm; exclude=G: every packaged model but G)",
     "closest": "spymaster: clues its single closest own card with count 1",
-    "learner": "spymaster: robust, learning its partner over the games of a match (--match K): partner-model weights from every guess, and a memory of the clue words it read as intended (exclude=G as robust)",
+    "learner": "spymaster: robust, learning its partner over the games of a match (--match K): partner-model weights and a fitted reader from every guess, and a memory of the clue words it read as intended (exclude=G as robust)",
     "bandit": "spymaster: Archibald & Brosnahan's bandit (UCB1) over expert spymasters, one a game, over a match (arms: the pool's single-model spymasters and robust; exclude=G)",
     "random": "guesser: guesses uniformly at random up to the count (seeded)",
     "minilm": "spymaster or guesser on MiniLM (all-MiniLM-L6-v2); the default",

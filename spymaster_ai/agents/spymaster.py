@@ -597,6 +597,8 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
 
         warned = self._warned_rows(view, board)
         remembered = self._remembered_rows(view, board)
+        reader = None if self.mirror or self.standardise != "model" else self._reader_weights()
+        readings = []  # each partner model's reading in its own units (for a fitted reader)
         utilities = []
         if self.mirror:
             read = self._remembered_rows(view, board, MIRROR_MEMORY)
@@ -620,6 +622,8 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
                 sims_sq_k = sims_k * sims_k
             out = expected_outcome(sims_k, guessable, own, value, cost, cap, self.temperature, sims_sq_k, spread)
             utilities.append((out.found - weight * out.cost, out.found, out.cost))
+            if reader is not None:
+                readings.append(sims_k / np.float32(board.spread(k)))
         if len(utilities) == 1:
             util, found, spent = utilities[0]
         else:
@@ -645,6 +649,13 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
                 util = util - self.disagreement * stacked.std(axis=0)
             found = average([u[1] for u in utilities])
             spent = average([u[2] for u in utilities])
+        if reader is not None:  # a reader fitted to this partner: logits sum_k w_k z_k (see _reader_weights)
+            mixed = np.tensordot(reader[1:].astype(np.float32), np.stack(readings), axes=1)
+            out = expected_outcome(mixed, guessable, own, value, cost, cap, 1.0, None, 1.0)
+            share = float(reader[0])
+            util = (1 - share) * util + share * (out.found - weight * out.cost)
+            found = (1 - share) * found + share * out.found
+            spent = (1 - share) * spent + share * out.cost
         backward, assassin_backward = self._backward_weights(view.game)
         if backward > 0:
             util = util + backward * self._backward(short, aim_cols, cap)
@@ -703,6 +714,12 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
                 )
             )
         return options
+
+    def _reader_weights(self) -> Optional[np.ndarray]:
+        """A reader fitted to this partner, or ``None`` (here: none): [share, w_1..w_n], the
+        guess logits being sum_k w_k z_k (z_k: partner model k's similarity in its own units)
+        and ``share`` how much its expected outcome counts next to the partner models' own."""
+        return None
 
     def _clue_bonus(self, columns: np.ndarray) -> Optional[np.ndarray]:
         """What each candidate clue (vocabulary ``columns``) earns beyond its expected
