@@ -63,14 +63,15 @@ def test_english_boards_read_as_typed() -> None:
 
 def test_why_gives_the_german_guessers_model_reading_of_the_persons_clue() -> None:
     """The AI guesser here ranks the visible cards in board order (scores 0, -1, -2...): the
-    reading shows its three best with the softmax of those scores, and the guesser's name."""
+    reading shows its three best with the softmax of those scores, said plainly to be a word
+    model's odds (a playtester read the guesser's name and 'softmax' as jargon)."""
     settings = PlaySettings(mode="duet", seed=4, lang="de", first="human", agent="e5small")
     game, labels = new_game(settings)
     session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": Scored()}, labels)
     assert session.answer("tier 1").moved
     session.advance()  # the AI guesses
     line = next(line for line in session.why().splitlines() if line.startswith("your TIER: 1"))
-    assert "model reading (Scored scores as shares, softmax; not a person's)" in line
+    assert "how the AI read it (its word model's odds, not fitted to people)" in line
     named = line.rsplit("): ", 1)[1].split(", ")
     softmax = np.exp(-np.arange(25.0)) / np.exp(-np.arange(25.0)).sum()
     assert named == [f"{session.label(card)} {p:.0%}" for card, p in zip(game.words[:3], softmax[:3])]
@@ -82,7 +83,7 @@ def test_english_boards_keep_their_why() -> None:
     session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": Scored()}, labels)
     session.answer("animal 1")
     session.advance()
-    assert "model reading" not in session.why()
+    assert "word model's odds" not in session.why()
 
 
 def test_the_german_ai_guesser_reads_with_use3() -> None:

@@ -42,8 +42,8 @@ def why_text(
         # the chances of the AI's first pick: later picks are read again without the cards taken
         shares = ", ".join(f"{label(card)} {share:.0%}" for card, share in reading)
         if source and source[0]:  # a model's scores, not a reader fitted to people
-            lines.append(f"your {clue.upper()}: the AI guesser's model reading ({source[0]} scores as shares, "
-                         f"softmax; not a person's): {shares}")
+            lines.append(f"your {clue.upper()}: how the AI read it (its word model's odds, not fitted to "
+                         f"people): {shares}")
         else:
             lines.append(f"your {clue.upper()}: the AI's first pick, by its chances: {shares}")
     return "\n".join(lines) if lines else NOTHING_YET

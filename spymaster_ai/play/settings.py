@@ -48,8 +48,10 @@ LANGUAGE_LEVELS: dict[str, tuple[str, str]] = {
 # from every card not ours under every model, no clue spelled like a visible card, frequent
 # words first; in German it predicts its partner from both models that read German (Duet,
 # 100 games: 1 -> 68% won with a use3 guesser, 100 -> 63% with e5small, the mirror)
-# (experiments/lang_play_partner.py; experiments/results/lang_play_partner.md).
-LANGUAGE_PARTNER_OPTIONS = "max_count=2,margin=0.5,avoid_lookalikes=true,shared_letters=4,prefer_common=1.0"
+# (experiments/lang_play_partner.py; experiments/results/lang_play_partner.md). No zero-clue
+# warning turn: a German Pictures playtest opened with BUNDESREPUBLIK: 0, which told the
+# person nothing and steered them off one of their own cards (the rule of the `human` partner).
+LANGUAGE_PARTNER_OPTIONS = "max_count=2,margin=0.5,avoid_lookalikes=true,shared_letters=4,prefer_common=1.0,warn_cards=0"
 LANGUAGE_PARTNER: dict[str, str] = {
     "de": f"robust:embedding=e5small,partner=e5small+use3,{LANGUAGE_PARTNER_OPTIONS}",
     "vi": f"e5small:{LANGUAGE_PARTNER_OPTIONS}",
