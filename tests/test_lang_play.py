@@ -150,3 +150,26 @@ def test_use3_reads_german_words_alike_in_any_batch() -> None:
     assert np.array_equal(alone, model.vectors(["katze", "hund", "mond"])[1:2])
     sims = model.similarity(["hund", "tisch"], ["katze", "stuhl"])
     assert sims.shape == (2, 2) and sims[0, 0] > sims[0, 1] and sims[1, 1] > sims[1, 0]
+
+
+def test_the_german_partner_gives_nouns_only_and_other_languages_refuse_the_option() -> None:
+    """nouns_only: a German playtest found adverb and adjective clues (UMSO, TYPISCH) unusable."""
+    from spymaster_ai.play import PlaySettings, new_game
+    from spymaster_ai.play.settings import LANGUAGE_PARTNER
+    from spymaster_ai.rules.duet import Player
+    from spymaster_ai.rules.lang.german import is_noun
+
+    assert "nouns_only=true" in LANGUAGE_PARTNER["de"]
+    game, _ = new_game(PlaySettings(mode="duet", seed=4, lang="de", agent="e5small"))
+    view = game.spymaster_view(Player.B)
+    ranked = {}
+    for nouns in (False, True):
+        spymaster = make_spymaster(add_language(f"e5small:nouns_only={str(nouns).lower()}", "de"))
+        spymaster.reset(0)
+        ranked[nouns] = [o.word for o in spymaster.rank_clues(view, top=40)]
+        assert is_noun(spymaster.give_clue(view).word) or not nouns
+    assert ranked[True] and all(is_noun(w) for w in ranked[True])
+    assert not all(is_noun(w) for w in ranked[False])  # the filter has something to remove
+    vietnamese = make_spymaster(add_language("e5small:nouns_only=true", "vi"))
+    with pytest.raises(ValueError, match="nouns_only needs German clue words"):
+        vietnamese.vocabulary

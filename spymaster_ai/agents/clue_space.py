@@ -138,7 +138,10 @@ class ClueVocabularyAgent:
         vocabulary_size: Optional[int],
         min_zipf: Optional[float] = DEFAULT_MIN_ZIPF,
         hub_correction: bool = False,
+        nouns_only: bool = False,
     ) -> None:
+        """``nouns_only``: give only common nouns (German boards: people's clues are mostly
+        nouns, and a German playtest found UMSO, GEHÖRIG and TYPISCH unusable)."""
         if vocabulary_size is not None and vocabulary_size < 1:
             raise ValueError(f"vocabulary_size must be positive, got {vocabulary_size}")
         self.embedding = embedding
@@ -146,6 +149,8 @@ class ClueVocabularyAgent:
         self.lang = model_language(embedding)
         if any(model_language(p) != self.lang for p in self.partners):
             raise ValueError(f"partner models of another language than the spymaster's own ({self.lang})")
+        self.nouns_only = bool(nouns_only)
+        self._not_noun: Optional[np.ndarray] = None
         self.vocabulary_size = vocabulary_size
         self.min_zipf = min_zipf
         self.hub_correction = bool(hub_correction)
@@ -168,6 +173,12 @@ class ClueVocabularyAgent:
                 for lemma in lemmas(w, self.lang):
                     self._by_lemma.setdefault(lemma, []).append(i)
             self._prior = zipf_prior(self._vocab, lang=self.lang)
+            if self.nouns_only:
+                if self.lang != "de":  # checked here: a spec is checked before its models load
+                    raise ValueError(f"nouns_only needs German clue words (german-nouns), not {self.lang!r}")
+                from ..rules.lang.german import is_noun
+
+                self._not_noun = np.array([not is_noun(w) for w in self._vocab], dtype=bool)
         return self._vocab
 
     def _matrices(self, view: SpymasterView) -> BoardMatrices:
@@ -179,8 +190,8 @@ class ClueVocabularyAgent:
     def _banned(self, view: SpymasterView) -> np.ndarray:
         """Clue words already given this game, and every other form of them ("prototype" after
         "prototypes"): repeating a clue (above all one that failed) is wasted, and a form of it
-        reads as the same clue."""
-        out = np.zeros(len(self.vocabulary), dtype=bool)
+        reads as the same clue. With ``nouns_only``, every word that is not a noun too."""
+        out = np.zeros(len(self.vocabulary), dtype=bool) if self._not_noun is None else self._not_noun.copy()
         for entry in view.history:
             word = entry.clue.word
             i = self._vocab_index.get(word)

@@ -264,6 +264,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
     letters in a row with a visible card, or its first three letters, accents and umlauts
     set aside (0: off). A model that reads words by their pieces, as e5small does in German,
     links GUCKEN to KÜKEN and VOLUMEN to VOLLMOND; a person sees no meaning there.
+    ``nouns_only``: clue words that are common nouns only (German boards; the play partner's).
 
     Assassin Ending: once every own agent is covered, the assassin is the target.
     """
@@ -306,6 +307,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         margin: float = 0.0,
         avoid_lookalikes: bool = False,
         shared_letters: int = 0,
+        nouns_only: bool = False,
     ) -> None:
         if partner is None:
             partners: list[SimilarityModel] = [embedding]
@@ -315,7 +317,7 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
             partners = list(partner)  # type: ignore[arg-type]
         if not partners:
             raise ValueError("partner: give at least one model (or None for the own model)")
-        super().__init__(embedding, partners, vocabulary_size, min_zipf, hub_correction)
+        super().__init__(embedding, partners, vocabulary_size, min_zipf, hub_correction, nouns_only)
         if not 0.0 <= risk <= 1.0:
             raise ValueError(f"risk must be in [0, 1], got {risk}")
         if max_count < 1:

@@ -78,6 +78,14 @@ def _is_name(word: str) -> bool:
     return any(any(n in p for p in e.get("pos") or () for n in _NAMES) for e in entries)
 
 
+def is_noun(word: str) -> bool:
+    """A common noun by german-nouns (a Wiktionary extract): Brot, Zitat, Leben; not Kühn (a
+    surname), umso or typisch. The play partner's clues are nouns, as people's mostly are."""
+    entries = _nouns()[word[:1].upper() + word[1:]] or ()
+    return any("Substantiv" in (e.get("pos") or ()) and not any(n in (e.get("pos") or ()) for n in _NAMES)
+               for e in entries)
+
+
 def _fallback_split(word: str) -> set[str]:
     """When german-nouns finds no good split (Krankenhaus: Kranke + Hau): the longest common
     noun at the end, and a common word before it once a linking sound is taken off."""
