@@ -159,17 +159,22 @@ def _parse_row(row: dict[str, str], root: Path, line: int) -> PictureCard:
     )
 
 
+def _read_tsv(path: Path, columns: tuple[str, ...]) -> list[dict]:
+    """The rows of a tab-separated file whose header must be exactly ``columns``."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh, delimiter="\t")
+        if tuple(reader.fieldnames or ()) != columns:
+            raise DeckError(f"{path}: header must be {'/'.join(columns)}, got {reader.fieldnames}")
+        return list(reader)
+
+
 def read_deck(root: str | Path) -> PictureDeck:
     """Read and check a deck folder holding ``cards.tsv`` and the images it names."""
     root = Path(root)
     path = root / CARDS_FILE
     if not path.is_file():
         raise DeckError(f"no {CARDS_FILE} in {root}")
-    with open(path, encoding="utf-8", newline="") as fh:
-        reader = csv.DictReader(fh, delimiter="\t")
-        if tuple(reader.fieldnames or ()) != COLUMNS:
-            raise DeckError(f"{path}: header must be {'/'.join(COLUMNS)}, got {reader.fieldnames}")
-        cards = [_parse_row(row, root, line) for line, row in enumerate(reader, start=2)]
+    cards = [_parse_row(row, root, line) for line, row in enumerate(_read_tsv(path, COLUMNS), start=2)]
     if not cards:
         raise DeckError(f"{path} holds no cards")
     duplicates = sorted(i for i, n in Counter(c.id for c in cards).items() if n > 1)
@@ -189,11 +194,7 @@ def localise_deck(deck: PictureDeck, lang: str) -> PictureDeck:
     path = deck.root / CAPTIONS_FILE.format(lang=lang)
     if not path.is_file():
         raise DeckError(f"no picture captions in language {lang!r}: {path} is missing")
-    with open(path, encoding="utf-8", newline="") as fh:
-        reader = csv.DictReader(fh, delimiter="\t")
-        if tuple(reader.fieldnames or ()) != CAPTION_COLUMNS:
-            raise DeckError(f"{path}: header must be {'/'.join(CAPTION_COLUMNS)}, got {reader.fieldnames}")
-        rows = {row["id"]: row for row in reader}
+    rows = {row["id"]: row for row in _read_tsv(path, CAPTION_COLUMNS)}
     missing = [c.id for c in deck if c.id not in rows or not (rows[c.id]["caption"] or "").strip()]
     if missing:
         raise DeckError(f"{path}: no caption for {len(missing)} card(s), e.g. {missing[:3]}")
