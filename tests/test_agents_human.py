@@ -272,8 +272,16 @@ def test_in_sudden_death_a_partners_unfinished_clue_outweighs_the_key_table(huma
     assert max(chances, key=chances.get) in ("moon", "sun", "star")
     assert chances[max(chances, key=chances.get)] > 5 / 13
     assert guesser.next_guess(_sudden_death_view(side, [unfinished])) in ("moon", "sun", "star")
-    # once the clue is finished it points at nothing more: back to the key table
-    finished = ClueHistoryEntry(giver="A", clue=Clue("sky", 1), guesses=("moon",), outcomes=("green",))
-    board_left = [w for w in BOARD if w != "moon"]
-    view = replace(_sudden_death_view(side, [finished]), visible=tuple(board_left))
-    assert max(guesser.sudden_death_chances(view).values()) == pytest.approx(5 / 13)
+    # A clue met by a card it did not mean still points at the card it meant (SEEDS: 2 met by
+    # SUNFLOWER and an unmeant SEAL still meant SQUIRREL); met by the cards it meant, at little.
+    side = _side(green=BOARD[:9], black=("crab", "tree", "phone"))
+
+    def after(found):
+        entry = ClueHistoryEntry(giver="A", clue=Clue("finance", 2), guesses=found, outcomes=("green", "green"))
+        view = replace(_sudden_death_view(side, [entry]), visible=tuple(w for w in BOARD if w not in found))
+        return guesser.sudden_death_chances(view)
+
+    by_chance = after(("bank", "castle"))
+    assert max(by_chance, key=by_chance.get) == "money" and by_chance["money"] > 0.5
+    as_meant = after(("bank", "money"))
+    assert max(as_meant.values()) < by_chance["money"]

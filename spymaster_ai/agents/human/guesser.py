@@ -194,11 +194,14 @@ class HumanGuesser:
     def _sudden_death(self, view: GuesserView) -> Optional[str]:
         """Duet sudden death: the card likeliest green on the partner's side; pass when none is.
 
-        Why this mix: a card is green for the partner if it is one of the cards a clue of
-        theirs still points at, or else by the key table (my side tells me about theirs). A
-        clue with r cards left to find makes card i one of them with chance min(1, r * p_i),
-        p being the reader's chance that a person takes i for it; clues are independent.
-        Any wrong card ends the game now, so a black card is no worse than a bystander.
+        Why this mix: a card is green for the partner if one of their clues meant it, or else
+        by the key table (my side tells me about theirs). A clue for n cards meant card i with
+        chance min(1, n * p_i), p being the reader's chance that a person takes i first among
+        the cards still guessable and those found for that clue: cards found for it soak up
+        its chance when they were the ones meant, and leave it on the board when they were not
+        (a playtest lost on SAIL while SEEDS: 2 still meant SQUIRREL, its count met by an
+        unmeant green). Clues are independent. Any wrong card ends the game now, so a black
+        card is no worse than a bystander.
         """
         chances = self.sudden_death_chances(view)
         if not chances:
@@ -210,16 +213,23 @@ class HumanGuesser:
         """Each guessable card's chance of being green on the partner's side (see above)."""
         table = partner_side_probabilities(view)
         mask = self._guessable(view)
-        pointed = np.zeros(len(view.words))
+        column = {w: i for i, w in enumerate(view.words)}
+        meant = np.zeros(len(view.words))
         for entry in view.history:
-            if not entry.unfinished or entry.clue.is_zero:
+            if entry.clue.is_zero:
                 continue
-            left = 1 if entry.clue.unlimited else entry.clue.count - entry.found
-            target = np.minimum(1.0, left * self.probabilities(view, entry.clue.word))
-            pointed = 1.0 - (1.0 - pointed) * (1.0 - target)
+            found = [w for w, o in zip(entry.guesses, entry.outcomes) if o in ("green", "own") and w in column]
+            count = len(found) + 1 if entry.clue.unlimited else entry.clue.count
+            then = mask.copy()
+            then[[column[w] for w in found]] = True
+            if self.reader.reads(entry.clue.word):
+                p = self.reader.probabilities(view.words, entry.clue.word, then)
+            else:
+                p = then / max(then.sum(), 1)
+            meant = 1.0 - (1.0 - meant) * (1.0 - np.minimum(1.0, count * p) * mask)
         chances = {}
         for i, word in enumerate(view.words):
             if mask[i]:
                 green, _ = table.get(word, (_BASE_GREEN, _BASE_BLACK))
-                chances[word] = float(pointed[i] + (1.0 - pointed[i]) * green)
+                chances[word] = float(meant[i] + (1.0 - meant[i]) * green)
         return chances
