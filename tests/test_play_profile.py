@@ -277,13 +277,16 @@ def test_the_ai_picks_on_the_persons_clues_are_learned_with_their_true_colour_on
 # -- saying what it learned, forgetting it -----------------------------------------------------
 
 
-def _profile_with(path, toy_reader, shifts: dict, guesses=5, clues=3, picks=4):
+def _profile_with(path, toy_reader, shifts: dict, guesses=5, clues=3, picks=4, precision=400.0):
+    """A profile with these offsets, as sure of them as ``precision`` per feature says (400:
+    a standard deviation of 0.05, as after many guesses; the prior alone is 10)."""
     from spymaster_ai.agents.human.adapt import ReaderAdaptation
     from spymaster_ai.play.profile import Profile
 
     base = toy_reader.params
     offset = np.array([shifts.get(f, 0.01) for f in base.features])
-    adaptation = ReaderAdaptation(base, offset, choices=guesses, clues=clues, clue_picks=picks)
+    adaptation = ReaderAdaptation(base, offset, precision=precision * np.eye(len(offset)), choices=guesses,
+                                  clues=clues, clue_picks=picks)
     save_profile(Profile(path, adaptation, "2026-01-01T00:00:00+00:00"))
 
 
@@ -306,6 +309,19 @@ def test_play_profile_says_where_it_is_what_it_learned_from_and_its_three_larges
         f"(card_zipf: {w['card_zipf']:+.2f} -> {w['card_zipf'] + 0.3:+.2f})",
     ]
     assert "spymaster-ai play forget" in out.output and path.read_text() == before  # showing changes nothing
+
+
+def test_play_profile_says_only_the_shifts_clear_of_its_own_uncertainty(tmp_path, toy_reader):
+    """With the prior's precision alone (sd 0.32), only a shift beyond two sd is said: a
+    playtester read small shifts that changed every game as noise."""
+    path = tmp_path / "profile.json"
+    _profile_with(path, toy_reader, {"spelled_like": -0.8, "minilm:evoke": 0.5, "card_zipf": 0.3}, precision=10.0)
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    shifts = [line for line in out.output.splitlines() if line.startswith("  - ")]
+    assert len(shifts) == 1 and "spelled like the clue" in shifts[0]
+    _profile_with(path, toy_reader, {"minilm:evoke": 0.5}, precision=10.0)
+    out = CliRunner().invoke(app, ["play", "profile"], env={PROFILE_ENV: str(path)})
+    assert "No clear difference from most people learned yet" in out.output
 
 
 def test_play_profile_without_a_profile_or_with_a_broken_one_says_so_and_moves_nothing(tmp_path):
@@ -340,7 +356,7 @@ def test_after_the_game_play_says_what_it_learned_and_where_to_see_it(tmp_path, 
     said = [line for line in out.splitlines() if line.startswith("The AI learned from")]
     assert len(said) == 1 and f"from {data['guesses']} guess" in said[0] and said[0].endswith(
         "See 'spymaster-ai play profile'.")
-    assert "So far, you " in said[0]  # the largest shift, in words
+    assert "So far, you " not in said[0]  # one short game: no shift is clear of its uncertainty yet
     assert "What it learned: 'spymaster-ai play profile'" in out  # said at the start too
 
 

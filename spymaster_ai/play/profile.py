@@ -264,12 +264,18 @@ def shift_words(feature: str, offset: float) -> str:
     return f"you take cards {what} {'more' if offset > 0 else 'less'} readily than most people"
 
 
+CLEAR = 2.0  # a shift is said only when it is this many posterior standard deviations from 0
+
+
 def largest_shifts(a: ReaderAdaptation, top: int = 3) -> list[tuple[str, float, float]]:
-    """(feature, shipped weight, your weight) of the ``top`` largest learned shifts, largest
-    first; shifts below :data:`NEGLIGIBLE` are left out."""
-    order = np.argsort(-np.abs(a.offset), kind="stable")[:top]
-    return [(a.base.features[i], float(a.base.weights[i]), float(a.base.weights[i] + a.offset[i]))
-            for i in order if abs(a.offset[i]) >= NEGLIGIBLE]
+    """(feature, shipped weight, your weight) of the ``top`` largest clear shifts, largest
+    first. Clear: at least :data:`NEGLIGIBLE` and :data:`CLEAR` standard deviations of the
+    profile's own uncertainty (its precision's Laplace posterior). Why: after 30-odd guesses
+    a playtester saw the top shifts change model every game and flip sign, which read as noise."""
+    sd = np.sqrt(np.clip(np.diag(np.linalg.pinv(a.precision)), 0.0, None))
+    clear = (np.abs(a.offset) >= NEGLIGIBLE) & (np.abs(a.offset) >= CLEAR * sd)
+    order = [i for i in np.argsort(-np.abs(a.offset), kind="stable") if clear[i]][:top]
+    return [(a.base.features[i], float(a.base.weights[i]), float(a.base.weights[i] + a.offset[i])) for i in order]
 
 
 def describe_profile(profile: Profile) -> list[str]:
