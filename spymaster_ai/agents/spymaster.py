@@ -594,8 +594,10 @@ class EmbeddingSpymaster(ClueVocabularyAgent):
         allowed = board.legal.mask(view.visible)[cols] & ~self._banned(view)[cols]
         if not allowed.any():
             raise RuntimeError("no legal clue left in the vocabulary for this board")
-        if self.avoid_lookalikes and (allowed & ~self._lookalikes(view, cols)).any():
-            allowed = allowed & ~self._lookalikes(view, cols)
+        if self.avoid_lookalikes:
+            unlike = allowed & ~self._lookalikes(view, cols)
+            if unlike.any():
+                allowed = unlike
 
         warned = self._warned_rows(view, board)
         remembered = self._remembered_rows(view, board)
