@@ -73,20 +73,27 @@ class ReaderAdaptation:
         """Learn from one choice: the card the person took among the cards they could take."""
         if len(choice.x) < 2:
             return  # a choice of one card says nothing
-        z = (np.asarray(choice.x, dtype=np.float64) - self.base.mean) / self.base.scale
-        d0, h0 = self.offset, self.precision
-        d, h_ll = d0.copy(), np.zeros_like(h0)
-        for _ in range(self.steps):
-            p = softmax(z @ (self.base.weights + d))
-            centred = z - p @ z
-            grad = h0 @ (d - d0) - choice.weight * centred[choice.chosen]
-            h_ll = choice.weight * (centred.T * p) @ centred
-            d = d - np.linalg.solve(h0 + h_ll, grad)
+        self._update(choice, lambda z, d: self._choice_terms(z, choice.chosen, d))
+        self.choices += 1
+
+    def _choice_terms(self, z: np.ndarray, chosen: int, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(gradient, minus the Hessian) of the choice's log-likelihood at offset ``d``."""
         p = softmax(z @ (self.base.weights + d))
         centred = z - p @ z
+        return centred[chosen], (centred.T * p) @ centred
+
+    def _update(self, choice: ChoiceSet, terms) -> None:
+        """Newton steps on one observation's log-likelihood (``terms(z, d)``: its gradient and
+        curvature) plus the quadratic summary of everything before; the curvature at the new
+        offset joins the precision."""
+        z = (np.asarray(choice.x, dtype=np.float64) - self.base.mean) / self.base.scale
+        d0, h0 = self.offset, self.precision
+        d = d0.copy()
+        for _ in range(self.steps):
+            grad_ll, curvature = terms(z, d)
+            d = d - np.linalg.solve(h0 + choice.weight * curvature, h0 @ (d - d0) - choice.weight * grad_ll)
         self.offset = d
-        self.precision = h0 + choice.weight * (centred.T * p) @ centred
-        self.choices += 1
+        self.precision = h0 + choice.weight * terms(z, d)[1]
 
     def observe_all(self, choices: Iterable[ChoiceSet]) -> None:
         for c in choices:
@@ -99,16 +106,7 @@ class ReaderAdaptation:
         outcome's Bernoulli log-likelihood plus the quadratic summary of everything before."""
         if len(pick.x) < 2 or targets < 1:
             return
-        z = (np.asarray(pick.x, dtype=np.float64) - self.base.mean) / self.base.scale
-        d0, h0 = self.offset, self.precision
-        d = d0.copy()
-        for _ in range(self.steps):
-            grad_ll, fisher = self._outcome_terms(z, pick.chosen, d, hit, targets)
-            grad = h0 @ (d - d0) - pick.weight * grad_ll
-            d = d - np.linalg.solve(h0 + pick.weight * fisher, grad)
-        _, fisher = self._outcome_terms(z, pick.chosen, d, hit, targets)
-        self.offset = d
-        self.precision = h0 + pick.weight * fisher
+        self._update(pick, lambda z, d: self._outcome_terms(z, pick.chosen, d, hit, targets))
         self.clue_picks += 1
 
     def _outcome_terms(self, z: np.ndarray, chosen: int, d: np.ndarray, hit: bool,
