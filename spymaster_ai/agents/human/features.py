@@ -42,7 +42,7 @@ __all__ = [
 # The packaged models the reader reads with: static GloVe and WordLlama load in a second,
 # MiniLM encodes the common-word vocabulary once (cached). e5-small would take two minutes
 # on a fresh install for little gain (see experiments/human_reader.py).
-MODELS = ("minilm", "glove50", "wordllama")
+MODELS = ("minilm", "glove50", "wordllama", "eat")
 PER_MODEL = ("board_z", "evoke", "lead")
 CARD_FEATURES = ("card_zipf", "spelled_like")
 
@@ -132,6 +132,11 @@ def features_from_sims(
         else:
             best_other = np.zeros((n_clues, 1), dtype=np.float32)
         lead = z - best_other
+        # a model with no vector for the clue or the card (the association thesaurus lacks
+        # the word: all its similarities are exactly 0) says nothing there: 0, the average
+        silent = np.all(s == 0, axis=1, keepdims=True) | np.all(s == 0, axis=0, keepdims=True)
+        if silent.any():
+            z, evoke, lead = (np.where(silent, 0.0, a) for a in (z, evoke, lead))
         base = k * len(PER_MODEL)
         out[:, :, base] = z
         out[:, :, base + 1] = evoke
