@@ -98,6 +98,8 @@ Type a card name, or a unique start of it (or of any word of a picture's caption
   stop    end your guessing (after one guess; in Duet after a correct one: every Duet turn
           costs a timer token however it ends, so stopping saves none)
   pass    in Duet sudden death: guess no more
+In Duet your guesses are judged by the AI's side of the key: a card black on your side is
+black on the AI's side one time in three, and a card the AI's clue meant is green there.
   board   show the board again
   why     what the AI meant by its finished clues (the cards found so far) and its first pick for yours
   help    this text
