@@ -108,14 +108,15 @@ def association_vectors(counts, dims: int = DIMS, walk: float = WALK, iterations
     return np.asarray(u * np.sqrt(s), dtype=np.float32)
 
 
-@lru_cache(maxsize=4)
-def _table(path: str) -> tuple[StaticTable, dict]:
+@lru_cache(maxsize=8)
+def _table(path: str, min_degree: int = MIN_DEGREE, dims: int = DIMS, walk: float = WALK) -> tuple[StaticTable, dict]:
     rows, digest = read_counts(Path(path))
-    words, counts = graph_words(rows)
-    key = {"model": "eat", "counts_sha256": digest, "min_degree": MIN_DEGREE, "walk": WALK, "dims": DIMS,
+    words, counts = graph_words(rows, min_degree)
+    key = {"model": "eat", "counts_sha256": digest, "min_degree": min_degree, "walk": walk, "dims": dims,
            "svd_iterations": SVD_ITERATIONS, "scikit-learn": version("scikit-learn"), "scipy": version("scipy")}
-    dims = min(DIMS, len(words) - 1)
-    matrix, _ = load_or_build("eat-associations", key, (len(words), dims), lambda: association_vectors(counts))
+    dims = min(dims, len(words) - 1)
+    matrix, _ = load_or_build("eat-associations", key, (len(words), dims),
+                              lambda: association_vectors(counts, dims, walk))
     return StaticTable({w: i for i, w in enumerate(words)}, unit_rows(matrix)), {"counts_sha256": digest}
 
 
@@ -134,9 +135,12 @@ def _lemmas(word: str) -> tuple[str, ...]:
 class AssociationEmbedding(KeyedVectorsEmbedding):
     """Cosine similarity of association-graph vectors; unknown words read as no association."""
 
-    def __init__(self, vocabulary: Vocabulary, path: Path | None = None) -> None:
+    def __init__(self, vocabulary: Vocabulary, path: Path | None = None, *, min_degree: int = MIN_DEGREE,
+                 dims: int = DIMS, walk: float = WALK) -> None:
+        """``min_degree``, ``dims``, ``walk``: the graph's settings (the defaults are what the
+        reader was fitted with; ``experiments/eat_variants.py`` compares others)."""
         path = Path(path) if path is not None else association_path()
-        table, meta = _table(str(path))
+        table, meta = _table(str(path), int(min_degree), int(dims), float(walk))
         super().__init__("eat", table, vocabulary, {"path": str(path), **meta},
                          "Edinburgh Associative Thesaurus: people's free associations, graph vectors")
 
