@@ -14,7 +14,8 @@ take for the count, in order. ``score`` then unblinds: a clue is followable when
 first ``count`` picks are exactly its targets (any order); it also counts the judge's picks
 among the targets and among the giver's greens, per setting, and the clue words' Zipf.
 
-    python experiments/human_count_audit.py dump --settings "human;human:min_evoke=1.5" --boards 30 --seed 7 \\
+    python experiments/human_count_audit.py dump --boards 30 --seed 7 --settings \\
+        "human:min_evoke=2.0,prefer_common=0.1;human:min_evoke=1.5,prefer_common=0.3;human:min_evoke=1.25,prefer_common=0.3" \\
         --out experiments/results/human_count_audit
     python experiments/human_count_audit.py score --out experiments/results/human_count_audit
 """
@@ -98,7 +99,8 @@ def score(folder: Path) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("step", choices=("dump", "score"))
-    ap.add_argument("--settings", default="human;human:min_evoke=1.5", help="';'-separated spymaster specs")
+    ap.add_argument("--settings", default="human:min_evoke=2.0,prefer_common=0.1;human:min_evoke=1.5,prefer_common=0.3",
+                    help="';'-separated spymaster specs (pinned: a later change of the defaults changes no row)")
     ap.add_argument("--boards", type=int, default=30)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", default="experiments/results/human_count_audit")

@@ -4,7 +4,8 @@ Why: with the ``human`` guesser standing in for a person the human spymaster win
 of Duet games (the bold embedding spymasters about 60%), most games running out of clock,
 at 1.5 cards a clue. Bolder counts (a lower ``follow_p`` / ``follow_margin`` / ``min_evoke``)
 and commoner clue words (``min_zipf``, ``prefer_common``) are the levers; each candidate plays
-the same seeded boards as the current setting, so wins and losses pair game by game. The
+the same seeded boards as the previous default (``min_evoke`` 2.0, ``prefer_common`` 0.1;
+the defaults are now ``min_evoke`` 1.5 and ``prefer_common`` 0.3, chosen by this screen), so wins and losses pair game by game. The
 ``human`` guesser reads clues with the very reader the spymaster scores them with, so every
 candidate also plays with guessers the reader does not contain (``--unseen``, e.g. e5small,
 mpnet): a lever that only wins on the mirror is no win.
@@ -14,7 +15,7 @@ mpnet): a lever that only wins on the mirror is no win.
         --seed 0 --jobs 1 --out experiments/results/human_count_levers.md
 
 Per-game results are kept under ``--out``'s folder (a rerun resumes). Each row: win rate
-[95% Wilson interval], paired games won only by the candidate / only by the current setting,
+[95% Wilson interval], paired games won only by the candidate / only by the previous default,
 mean clue count, cards found per clue (the giver's greens the partner took on that clue),
 loss causes, the share of games that reached sudden death, and clue word frequency (Zipf).
 """
@@ -32,20 +33,31 @@ from pathlib import Path
 import numpy as np
 from wordfreq import zipf_frequency
 
-# name -> the spymaster spec (``human`` with keyword parameters; the first is the baseline)
+# The setting each row changes, over the previous defaults (PREVIOUS, pinned in every spec so that
+# a later change of the defaults does not change what a row measures); the first row is the baseline.
+PREVIOUS = {"min_evoke": "2.0", "prefer_common": "0.1"}
 CANDIDATES = {
-    "current": "human",
-    "follow_p=0.2": "human:follow_p=0.2",
-    "follow_margin=0.4,follow_p=0.25": "human:follow_margin=0.4,follow_p=0.25",
-    "min_evoke=1.5": "human:min_evoke=1.5",
-    "min_zipf=4.0": "human:min_zipf=4.0",
-    "prefer_common=0.3": "human:prefer_common=0.3",
-    "min_zipf=4.0,follow_p=0.2": "human:min_zipf=4.0,follow_p=0.2",
-    "min_evoke=1.75": "human:min_evoke=1.75",
-    "min_evoke=1.25": "human:min_evoke=1.25",
-    "min_evoke=1.5,prefer_common=0.3": "human:min_evoke=1.5,prefer_common=0.3",
-    "min_evoke=1.25,prefer_common=0.3": "human:min_evoke=1.25,prefer_common=0.3",
+    "previous default": "",
+    "follow_p=0.2": "follow_p=0.2",
+    "follow_margin=0.4,follow_p=0.25": "follow_margin=0.4,follow_p=0.25",
+    "min_evoke=1.5": "min_evoke=1.5",
+    "min_zipf=4.0": "min_zipf=4.0",
+    "prefer_common=0.3": "prefer_common=0.3",
+    "min_zipf=4.0,follow_p=0.2": "min_zipf=4.0,follow_p=0.2",
+    "min_evoke=1.75": "min_evoke=1.75",
+    "min_evoke=1.25": "min_evoke=1.25",
+    "min_evoke=1.5,prefer_common=0.3": "min_evoke=1.5,prefer_common=0.3",
+    "min_evoke=1.25,prefer_common=0.3": "min_evoke=1.25,prefer_common=0.3",
 }
+
+
+def spec(name: str) -> str:
+    """The ``human`` spymaster spec of a row: its changes over the previous defaults."""
+    params = dict(PREVIOUS)
+    for pair in filter(None, CANDIDATES[name].split(",")):
+        key, value = pair.split("=")
+        params[key] = value
+    return "human:" + ",".join(f"{k}={v}" for k, v in params.items())
 
 
 def run_cell(spymaster: str, guesser: str, games: int, seed: int, jobs: int, folder: Path, name: str) -> tuple[dict, list[dict]]:
@@ -97,7 +109,7 @@ def row_text(name: str, report: dict, rows: list[dict], base: list[dict]) -> str
             f"{100 * report['sudden_death_rate']:.0f}% | {stats['zipf_median']:.2f} / {100 * stats['zipf_below_4']:.0f}% |")
 
 
-HEADER = ["| setting | win [95% CI] | paired vs current (won only here / only there) | mean count (% 1/2/3) | "
+HEADER = ["| setting | win [95% CI] | paired vs previous (won only here / only there) | mean count (% 1/2/3) | "
           "cards found per clue | loss causes | sudden death | clue Zipf median / share < 4.0 |",
           "|---|---|---|---|---|---|---|---|"]
 
@@ -117,22 +129,23 @@ def main(argv=None) -> int:
     folder = out.with_suffix("")
     folder.mkdir(parents=True, exist_ok=True)
     def pick(only: str) -> list[str]:
-        return [n for n in CANDIDATES if not only or n in only.split(";") or n == "current"]
+        return [n for n in CANDIDATES if not only or n in only.split(";") or n == "previous default"]
 
     names = pick(args.only)
     given = shlex.join(sys.argv[1:] if argv is None else argv)
     lines = ["# The human spymaster's count and clue-word levers (Duet)", "",
              f"`python experiments/human_count_levers.py {given}`. Every setting plays the same seeded boards "
-             "(both sides' spymasters take the setting); win rate [95% Wilson interval].", ""]
+             "(both sides' spymasters take the setting); each row's spec is `human:` with the previous defaults "
+             f"({', '.join(f'{k}={v}' for k, v in PREVIOUS.items())}) and the row's changes. Win rate [95% Wilson interval].", ""]
     guessers = [("human", args.games)] + [(g, args.unseen_games) for g in filter(None, args.unseen.split(","))]
     for guesser, games in guessers:
         lines += [f"## Guesser `{guesser}`, {games} games, seed {args.seed}", ""] + HEADER
         base = None
         for name in (names if guesser == "human" else pick(args.unseen_only or args.only)):
-            safe = name.replace("=", "").replace(",", "_")
-            report, rows = run_cell(CANDIDATES[name], guesser, games, args.seed, args.jobs, folder, f"{guesser}_{safe}")
+            safe = name.replace("=", "").replace(",", "_").replace(" ", "_")
+            report, rows = run_cell(spec(name), guesser, games, args.seed, args.jobs, folder, f"{guesser}_{safe}")
             base = rows if base is None else base
-            lines.append(row_text(f"`{CANDIDATES[name]}`", report, rows, base))
+            lines.append(row_text(name if name == "previous default" else f"`{name}`", report, rows, base))
         lines.append("")
         out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(out.read_text())
