@@ -48,6 +48,8 @@ CANDIDATES = {
     "min_evoke=1.25": "min_evoke=1.25",
     "min_evoke=1.5,prefer_common=0.3": "min_evoke=1.5,prefer_common=0.3",
     "min_evoke=1.25,prefer_common=0.3": "min_evoke=1.25,prefer_common=0.3",
+    "min_evoke=1.5,prefer_common=0.3,black_evoke=1.5": "min_evoke=1.5,prefer_common=0.3,black_evoke=1.5",
+    "min_evoke=1.25,prefer_common=0.3,black_evoke=1.5": "min_evoke=1.25,prefer_common=0.3,black_evoke=1.5",
 }
 
 

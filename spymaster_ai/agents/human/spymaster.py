@@ -43,7 +43,8 @@ class HumanSpymaster(EmbeddingSpymaster):
     (log odds) the last target must lead the likeliest wrong card. ``follow_p``: the chance
     each later target must have of being a person's next pick once the earlier ones are taken.
     ``min_evoke``: how strongly (standard deviations, the median reader model) each target
-    must call the clue to mind; a black card must stay half a deviation below it.
+    must call the clue to mind; no black card may call it to mind as strongly as
+    ``black_evoke`` (default: half a deviation below ``min_evoke``).
     ``max_aims``: a card my clues aimed at this many times without its being found is not
     aimed at again (a person who missed CHESS for SOFTBALL and ATHLETE will not find it
     for DANCE either). ``assassin_cost``,
@@ -65,7 +66,7 @@ class HumanSpymaster(EmbeddingSpymaster):
     """
 
     def __init__(self, reader: HumanReader, *, max_count: int = 3, follow_margin: float = 0.7, follow_p: float = 0.35,
-                 min_evoke: float = 1.5, max_aims: int = 2,
+                 min_evoke: float = 1.5, black_evoke: Optional[float] = None, max_aims: int = 2,
                  risk: float = 0.5, assassin_cost: float = 6.0, opponent_cost: float = 1.0,
                  bystander_cost: float = 0.5, min_zipf: float = REFERENCE_MIN_ZIPF,
                  prefer_common: float = 0.3) -> None:
@@ -82,6 +83,8 @@ class HumanSpymaster(EmbeddingSpymaster):
             raise ValueError(f"follow_p must be in [0, 1), got {follow_p}")
         self.follow_p = float(follow_p)
         self.min_evoke = float(min_evoke)
+        # no black card may call the clue to mind this strongly (None: half a deviation under min_evoke)
+        self.black_evoke = float(black_evoke) if black_evoke is not None else self.min_evoke - 0.5
         if max_aims < 1:
             raise ValueError(f"max_aims must be at least 1, got {max_aims}")
         self.max_aims = int(max_aims)
@@ -185,7 +188,7 @@ class HumanSpymaster(EmbeddingSpymaster):
         # and no black card (the assassin) calls it to mind nearly as strongly
         black_cols = [col[w] for w in view.assassins if w not in targets and guessable[col[w]]]
         if black_cols:
-            followable &= (evoke[:, black_cols].max(axis=1) < self.min_evoke - 0.5)[:, None]
+            followable &= (evoke[:, black_cols].max(axis=1) < self.black_evoke)[:, None]
         util = np.where(followable, util, -np.inf)
         if min_count > 1:
             # behind the clock, a count below what it needs is worth less, never forbidden:
