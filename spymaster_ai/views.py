@@ -86,6 +86,7 @@ class GuesserView:
     tokens_left: Optional[int] = None  # Duet: timer tokens in the bank
     turns_played: Optional[int] = None  # Duet: turns finished so far (public: the tokens used)
     own_left: Optional[int] = None  # classic: my team's agents still hidden (public: the key's count minus the covered)
+    given: tuple[ClueHistoryEntry, ...] = ()  # Duet: the clues I gave and what my partner guessed (public)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -168,7 +169,7 @@ def _view_fields(cls: type, data: dict) -> dict:
     for name, value in data.items():
         if name == "clue":
             out[name] = None if value is None else Clue.from_json(value)
-        elif name == "history":
+        elif name in ("history", "given"):
             out[name] = tuple(ClueHistoryEntry.from_json(h) for h in value)
         elif name == "revealed":
             out[name] = tuple((_text(w), _text(i)) for w, i in value)

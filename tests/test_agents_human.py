@@ -285,3 +285,80 @@ def test_in_sudden_death_a_partners_unfinished_clue_outweighs_the_key_table(huma
     assert max(by_chance, key=by_chance.get) == "money" and by_chance["money"] > 0.5
     as_meant = after(("bank", "money"))
     assert max(as_meant.values()) < by_chance["money"]
+
+
+# -- reading the partner's refusals, and what a Duet bystander costs ----------------------------
+
+
+def _duet_guess_view(side, clue, given=(), guesses_made=1):
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import GuesserView
+
+    return GuesserView(game="duet", me="B", words=tuple(BOARD), visible=tuple(BOARD), revealed=(),
+                       clue=Clue(*clue), guesses_made=guesses_made, max_guesses=None, can_stop=True,
+                       own_side=tuple(side), given=tuple(given))
+
+
+@pytest.mark.models
+def test_a_card_my_partner_passed_over_on_my_clue_is_read_as_likelier_black_on_their_side(human_agents):
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import ClueHistoryEntry
+
+    _, guesser = human_agents
+    side = _side(green=("doctor", "nurse", "moon", "sun", "bank", "money", "river", "apple", "tree"),
+                 black=("crab", "grab", "king"))
+    # my clue HOSPITAL: 2 plainly meant DOCTOR and NURSE; the partner took DOCTOR and stopped
+    refused = ClueHistoryEntry(giver="B", clue=Clue("hospital", 2), guesses=("doctor",), outcomes=("green",))
+    view = replace(_duet_guess_view(side, ("sky", 2), [refused]), visible=tuple(w for w in BOARD if w != "doctor"))
+    factors = guesser.declines(view)
+    assert factors["nurse"] > 2.0 and factors.get("moon", 1.0) < 1.2  # NURSE was meant; MOON was not
+    plain = replace(view, given=())
+    assert guesser._partner_side(view)["nurse"][1] > 2 * guesser._partner_side(plain)["nurse"][1]
+    # taking both cards asked for is no refusal of anything
+    both = ClueHistoryEntry(giver="B", clue=Clue("hospital", 2), guesses=("doctor", "nurse"), outcomes=("green", "green"))
+    assert guesser.declines(replace(view, given=(both,))) == {}
+    # and the reading can be turned off
+    from spymaster_ai.agents.human import HumanGuesser
+
+    assert HumanGuesser(guesser.reader, read_declines=False)._partner_side(view) == guesser._partner_side(plain)
+
+
+@pytest.mark.models
+def test_a_duet_bystander_costs_no_more_than_stopping_but_a_black_card_still_stops_the_guess(human_agents):
+    from spymaster_ai.agents.human import HumanGuesser
+
+    _, guesser = human_agents
+    side = _side(green=BOARD[:9], black=BOARD[9:12])
+    view = _duet_guess_view(side, ("hospital", 2))
+    careful = HumanGuesser(guesser.reader, duet_wrong_cost=0.4)
+    for card in ("nurse", "fever", "star"):
+        assert guesser.worth(view, card, 0.5) > careful.worth(view, card, 0.5)
+    # the black-card risk alone still says no to a long shot
+    assert guesser.worth(view, "fever", 0.05) < 0
+
+
+@pytest.mark.models
+def test_the_human_spymaster_does_not_aim_again_at_a_card_its_partner_refused(human_agents):
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import ClueHistoryEntry
+
+    spymaster, _ = human_agents
+    spymaster.reset(0)
+    view = _giver_view(own=("doctor", "nurse", "moon", "sun", "star", "river", "apple", "tree", "bank"),
+                       assassins=("crab", "grab", "king"), bystanders=[w for w in BOARD if w not in (
+                           "doctor", "nurse", "moon", "sun", "star", "river", "apple", "tree", "bank", "crab", "grab", "king")])
+    first = spymaster.give_clue(view)
+    option = spymaster._pending
+    assert first.count >= 1 and option
+    # the partner stops after none of them: every target of that clue was refused
+    history = (ClueHistoryEntry(giver="A", clue=first, guesses=(), outcomes=()),)
+    assert set(spymaster._declined(replace(view, history=history))) == set(option)
+    spymaster.give_clue(replace(view, history=history))
+    assert all(spymaster._aims[c] >= spymaster.max_aims for c in option)
+    # a wrong card the reader ranks above the targets is a misreading, not a refusal
+    ranked = spymaster.reader.probabilities(list(BOARD), first.word)
+    worst_bad = max((w for w in BOARD if w not in option), key=lambda w: ranked[BOARD.index(w)])
+    spymaster._pending, spymaster._pending_clue = option, first.word
+    misread = (ClueHistoryEntry(giver="A", clue=first, guesses=(worst_bad,), outcomes=("bystander",)),)
+    declined = spymaster._declined(replace(view, history=misread))
+    assert all(ranked[BOARD.index(c)] > ranked[BOARD.index(worst_bad)] for c in declined)

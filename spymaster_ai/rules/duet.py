@@ -610,6 +610,7 @@ class DuetGame:
             max_guesses=None,
             can_stop=guessing and self._correct >= 1,
             history=self._history_for_giver(player.other),
+            given=self._history_for_giver(player),
             sudden_death=self._phase is Phase.SUDDEN_DEATH,
             own_side=tuple(c.value for c in self._key.side(player)),
             marked_by_me=self.marked_by(player),

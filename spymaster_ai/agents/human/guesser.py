@@ -35,6 +35,10 @@ from .reader import HumanReader, shared_reader, softmax
 __all__ = ["HumanGuesser"]
 
 _BASE_GREEN, _BASE_BLACK = 9 / 25, 3 / 25
+# The chance that a person takes a card a clue of mine clearly meant (people's first guess
+# hits the giver's target 0.86 of the time on the human Duet data): what makes a card they
+# passed over evidence of a black card on their side.
+DECLINE_FIND = 0.8
 
 
 class HumanGuesser:
@@ -42,7 +46,10 @@ class HumanGuesser:
 
     ``assassin_cost``: what an assassin (Duet: a black card) costs, in cards found; the game
     is lost, so a careful person weighs it heavily. ``wrong_cost``: what any other wrong card
-    costs (the turn ends; in Duet it also takes a timer token and misleads later reads).
+    costs in classic and in Duet's sudden death (the turn or the game ends);
+    ``duet_wrong_cost``: a Duet bystander's before sudden death (0: the turn's token is spent
+    however the turn ends). ``read_declines``: in Duet, read a card my partner passed over on
+    my own clues as likelier black on their side (:meth:`declines`).
     ``bonus_p``: past the count, an earlier clue's leftover is guessed only at this chance.
     ``memory``: how much an earlier unfinished clue's reading adds to a card (as a share of
     the current clue's probability). ``min_evoke``: after a clue's first guess, how strongly
@@ -55,9 +62,10 @@ class HumanGuesser:
     """
 
     def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
-                 wrong_cost: float = 0.4, bonus_p: float = 0.85, memory: float = 0.3,
-                 min_evoke: float = 1.0) -> None:
-        for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost), ("memory", memory)):
+                 wrong_cost: float = 0.4, duet_wrong_cost: float = 0.0, bonus_p: float = 0.85, memory: float = 0.3,
+                 min_evoke: float = 1.0, read_declines: bool = True) -> None:
+        for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost),
+                            ("duet_wrong_cost", duet_wrong_cost), ("memory", memory)):
             if value < 0:
                 raise ValueError(f"{name} must be >= 0, got {value}")
         if not 0.0 < bonus_p <= 1.0:
@@ -65,6 +73,8 @@ class HumanGuesser:
         self._reader = reader
         self.assassin_cost = float(assassin_cost)
         self.wrong_cost = float(wrong_cost)
+        self.duet_wrong_cost = float(duet_wrong_cost)
+        self.read_declines = bool(read_declines)
         self.bonus_p = float(bonus_p)
         self.memory = float(memory)
         self.min_evoke = float(min_evoke)
@@ -145,7 +155,7 @@ class HumanGuesser:
     def _risks(self, view: GuesserView, card: str, p_right: float) -> tuple[float, float, float]:
         """(P(right), P(assassin or black), P(other wrong)) for guessing ``card``."""
         if view.game == "duet":
-            table = partner_side_probabilities(view)
+            table = self._partner_side(view)
             pg, pb = table.get(card, (_BASE_GREEN, _BASE_BLACK))
             if pg <= 0.0:
                 return 0.0, pb / max(1.0 - pg, 1e-9), 1.0 - pb / max(1.0 - pg, 1e-9)
@@ -160,8 +170,59 @@ class HumanGuesser:
         return p_right, wrong * assassin_share, wrong * (1.0 - assassin_share)
 
     def worth(self, view: GuesserView, card: str, p_right: float) -> float:
+        """What guessing ``card`` is worth, in cards found. In Duet (before sudden death) a
+        bystander costs ``duet_wrong_cost``, nothing by default: every Duet turn costs a timer
+        token however it ends, so a bystander costs no more than stopping; only a black card
+        should stop a guess (a playtester's 2-card clues got one card and a stop six times)."""
         right, black, other = self._risks(view, card, p_right)
-        return right - self.assassin_cost * black - self.wrong_cost * other
+        wrong = self.duet_wrong_cost if view.game == "duet" and not view.sudden_death else self.wrong_cost
+        return right - self.assassin_cost * black - wrong * other
+
+    def _partner_side(self, view: GuesserView) -> dict[str, tuple[float, float]]:
+        """(P(green), P(black)) on the partner's side for each card I may guess: the key
+        table (:func:`..duet_prior.partner_side_probabilities`), with the black odds of the
+        cards they passed over on my clues raised (:meth:`declines`)."""
+        table = partner_side_probabilities(view)
+        if not self.read_declines:
+            return table
+        for card, factor in self.declines(view).items():
+            if card not in table:
+                continue
+            pg, pb = table[card]
+            odds = pb / max(1.0 - pb, 1e-9) * factor
+            black = odds / (1.0 + odds)
+            table[card] = (pg * (1.0 - black) / max(1.0 - pb, 1e-9), black)
+        return table
+
+    def declines(self, view: GuesserView) -> dict[str, float]:
+        """Cards my partner passed over on my own clues, and by how much that multiplies the
+        odds that each is black on their side.
+
+        Why: a person avoids the black cards of their side, so a card of mine that my clue
+        plainly meant and that they passed over (they stopped short of the count, or took a
+        wrong card instead) is likelier black for them. A playtest lost on LEAF: the person
+        had refused it for BARK: 2 (LEAF, BADGER), and the AI took it on their AMBER: 2. The
+        clue meant card i with chance min(1, n p_i) as in sudden death; a meant card that is
+        not black for them is taken with chance ``DECLINE_FIND``, so passing it over is
+        1 / (1 - DECLINE_FIND * meant) times likelier if it is black.
+        """
+        if view.game != "duet" or not view.given or view.own_side is None or len(view.own_side) != len(view.words):
+            return {}
+        mask = self._guessable(view)
+        column = {w: i for i, w in enumerate(view.words)}
+        mine = np.array([s == "green" for s in view.own_side]) & mask
+        factor = np.ones(len(view.words))
+        for entry in view.given:
+            clue = entry.clue
+            if clue.is_zero or clue.unlimited or entry.found >= clue.count or not self.reader.reads(clue.word):
+                continue  # nothing asked, or they took as many of mine as I asked
+            taken = [column[w] for w in entry.guesses if w in column]
+            then = mask.copy()
+            then[taken] = True
+            meant = np.minimum(1.0, clue.count * self.reader.probabilities(view.words, clue.word, then)) * mine
+            meant[taken] = 0.0
+            factor /= 1.0 - DECLINE_FIND * meant
+        return {view.words[i]: float(f) for i, f in enumerate(factor) if f > 1.0 + 1e-9}
 
     def next_guess(self, view: GuesserView) -> Optional[str]:
         if view.sudden_death:
@@ -211,7 +272,7 @@ class HumanGuesser:
 
     def sudden_death_chances(self, view: GuesserView) -> dict[str, float]:
         """Each guessable card's chance of being green on the partner's side (see above)."""
-        table = partner_side_probabilities(view)
+        table = self._partner_side(view)
         mask = self._guessable(view)
         column = {w: i for i, w in enumerate(view.words)}
         meant = np.zeros(len(view.words))

@@ -90,6 +90,7 @@ class HumanSpymaster(EmbeddingSpymaster):
         self.max_aims = int(max_aims)
         self._aims: dict[str, int] = {}  # this game: how often each card was a target of mine
         self._pending: tuple[str, ...] = ()  # the last clue's targets, counted when the next is asked
+        self._pending_clue = ""
         self._card_stats: Optional[tuple[tuple[str, ...], list[np.ndarray], list[np.ndarray]]] = None
         self._spelling: Optional[tuple[tuple[str, ...], np.ndarray]] = None
 
@@ -114,15 +115,44 @@ class HumanSpymaster(EmbeddingSpymaster):
         super().reset(seed)
         self._aims = {}
         self._pending = ()
+        self._pending_clue = ""
 
     def best_option(self, view: SpymasterView) -> ClueOption:
         # the last clue's targets count from the next clue on, so that asking rank_clues about
         # the clue just given (as play does, to show its targets) gives the same answer
         for card in self._pending:
             self._aims[card] = self._aims.get(card, 0) + 1
+        for card in self._declined(view):
+            # passed over when my clue plainly meant it: likely black on the partner's side
+            # (a person avoids those), so it will not be taken for a later clue either
+            self._aims[card] = max(self._aims.get(card, 0), self.max_aims)
         option = super().best_option(view)
         self._pending = tuple(option.targets)
+        self._pending_clue = option.word
         return option
+
+    def _declined(self, view: SpymasterView) -> list[str]:
+        """My last clue's targets that the partner passed over: they ended the turn with fewer
+        of my cards than its count, without this one, by stopping or by taking a wrong card
+        the reader ranks below it (a playtester avoided LEAF, black on their side, for BARK: 2
+        and WHEEL for BICYCLE: 1, and was clued WHEEL again). A wrong card the reader ranks
+        above a target is a misreading, not a refusal."""
+        if not self._pending or not self._pending_clue:
+            return []
+        for entry in reversed(view.history):
+            if entry.clue.word != self._pending_clue:
+                continue
+            if entry.clue.unlimited or entry.found >= entry.clue.count:
+                return []
+            left = [c for c in self._pending if c not in entry.guesses and c in view.visible]
+            if not left or not entry.outcomes or entry.outcomes[-1] in ("green", "own"):
+                return left  # they stopped with my cards still meant
+            wrong = entry.guesses[-1]
+            then = set(view.visible) | set(entry.guesses)
+            cards = [w for w in view.words if w in then]
+            p = dict(zip(cards, self.reader.probabilities(cards, entry.clue.word)))
+            return [c for c in left if p.get(c, 0.0) > p.get(wrong, 0.0)]
+        return []
 
     def warning(self, view: SpymasterView) -> Optional[ClueOption]:
         return None  # a zero clue helps no person here: never give one
