@@ -44,7 +44,7 @@ class HumanSpymaster(EmbeddingSpymaster):
     each later target must have of being a person's next pick once the earlier ones are taken.
     ``min_evoke``: how strongly (standard deviations, the median reader model) each target
     must call the clue to mind; no black card may call it to mind as strongly as
-    ``black_evoke`` (default: half a deviation below ``min_evoke``).
+    ``black_evoke`` (None: half a deviation below ``min_evoke``).
     ``max_aims``: a card my clues aimed at this many times without its being found is not
     aimed at again (a person who missed CHESS for SOFTBALL and ATHLETE will not find it
     for DANCE either). ``assassin_cost``,
@@ -52,21 +52,20 @@ class HumanSpymaster(EmbeddingSpymaster):
     ``risk``: as in :class:`..spymaster.EmbeddingSpymaster` (0.5 weighs a miss at its cost).
     ``prefer_common``: bonus, in cards, for the commonest clue words (wordfreq's prior).
 
-    Why ``min_evoke`` 1.5 and ``prefer_common`` 0.3 (``experiments/human_count_levers.py``,
-    200 paired Duet games with the ``human`` guesser): at 2.0 the evoke test, not the count
-    tests (``follow_p`` 0.2, ``follow_margin`` 0.4: net +2 and +3 games), held the clues back, and
-    the clock ran out (28.0% won, 82% of games in sudden death, 1.51 cards a clue); at 1.5
-    with commoner words 55.0% [48.1, 61.7] won (69 games won only here, 15 only there), 58%
-    in sudden death, 1.61 cards a clue, assassin losses 16 -> 10, clue Zipf median 4.19 -> 4.29.
-    With guessers the reader does not contain it loses nothing (mpnet 21.0 -> 22.0%, e5small
-    4.0 -> 5.0%), and a blind audit of 30 opening clues judged by a person found as many
-    followable (13 of 30 each) and more targets per clue (1.60 -> 1.67). A raised ``min_zipf``
-    (4.0) loses games (18.0%): it drops the words that carry the links. 1.25 wins more with the
-    ``human`` guesser (62.0%) but its audit found one followable clue fewer.
+    Why ``min_evoke`` 1.25, ``black_evoke`` 1.5 and ``prefer_common`` 0.3
+    (``experiments/results/human_count_levers.md``, 200 paired Duet games with the ``human``
+    guesser, the reader with ``eat``): at 2.0 the evoke test held the clues back and the clock
+    ran out (20.5% won, 90% of games in sudden death, 1.46 cards a clue); this setting won
+    44.0% [37.3, 50.9] (55 games won only here, 8 only there), 67% in sudden death, 1.58 cards a
+    clue, assassin losses 22 -> 13, clue Zipf median 4.37 -> 4.55. With mpnet, a guesser the
+    reader does not contain, it won 34.0% against 18.0% (23 / 7 paired). ``black_evoke`` keeps
+    the black-card guard where it was at 2.0 (1.5 sd) while targets need only 1.25. The earlier
+    screen on the reader without ``eat`` (blind audit in ``human_count_audit/``) found the count
+    tests (``follow_p``, ``follow_margin``) barely matter and a raised ``min_zipf`` loses games.
     """
 
     def __init__(self, reader: HumanReader, *, max_count: int = 3, follow_margin: float = 0.7, follow_p: float = 0.35,
-                 min_evoke: float = 1.5, black_evoke: Optional[float] = None, max_aims: int = 2,
+                 min_evoke: float = 1.25, black_evoke: Optional[float] = 1.5, max_aims: int = 2,
                  risk: float = 0.5, assassin_cost: float = 6.0, opponent_cost: float = 1.0,
                  bystander_cost: float = 0.5, min_zipf: float = REFERENCE_MIN_ZIPF,
                  prefer_common: float = 0.3) -> None:
