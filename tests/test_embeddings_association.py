@@ -33,6 +33,10 @@ def test_bad_files_get_clear_errors(tmp_path):
     bad.write_bytes(gzip.compress(b"cat\tdog\n"))
     with pytest.raises(EmbeddingError, match="line 1 is not cue<TAB>response<TAB>count"):
         read_counts(bad)
+    with pytest.raises(EmbeddingError, match="no association counts"):
+        AssociationEmbedding(load_vocabulary(100), tmp_path / "absent.tsv.gz")
+    with pytest.raises(EmbeddingError, match="line 1 is not"):
+        AssociationEmbedding(load_vocabulary(100), bad)
     broken = tmp_path / "broken.tsv.gz"
     broken.write_bytes(b"not gzip at all")
     with pytest.raises(EmbeddingError, match="cannot read"):

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from .base import EmbeddingError, clean_words, unit_rows
-from .cache import load_or_build
+from .cache import load_or_build, load_or_build_json
 from .keyed_vectors import KeyedVectorsEmbedding, StaticTable
 from .vocabulary import Vocabulary
 
@@ -110,13 +110,32 @@ def association_vectors(counts, dims: int = DIMS, walk: float = WALK, iterations
 
 @lru_cache(maxsize=8)
 def _table(path: str, min_degree: int = MIN_DEGREE, dims: int = DIMS, walk: float = WALK) -> tuple[StaticTable, dict]:
-    rows, digest = read_counts(Path(path))
-    words, counts = graph_words(rows, min_degree)
+    """The vectors and their words, built once and cached under the counts file's hash: a
+    later start reads two cache files instead of parsing 310,000 pairs (about a second)."""
+    try:
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except FileNotFoundError:
+        raise EmbeddingError(f"eat: no association counts at {path}: run scripts/build_association_data.py") from None
+    except OSError as exc:
+        raise EmbeddingError(f"eat: cannot read {path} ({exc})") from None
+    graph: dict = {}
+
+    def build_graph() -> list[str]:
+        rows, _ = read_counts(Path(path))
+        words, graph["counts"] = graph_words(rows, min_degree)
+        return words
+
     key = {"model": "eat", "counts_sha256": digest, "min_degree": min_degree, "walk": walk, "dims": dims,
            "svd_iterations": SVD_ITERATIONS, "scikit-learn": version("scikit-learn"), "scipy": version("scipy")}
+    words = load_or_build_json("eat-words", {"counts_sha256": digest, "min_degree": min_degree}, build_graph)
     dims = min(dims, len(words) - 1)
-    matrix, _ = load_or_build("eat-associations", key, (len(words), dims),
-                              lambda: association_vectors(counts, dims, walk))
+
+    def build_vectors() -> np.ndarray:
+        if "counts" not in graph:
+            build_graph()
+        return association_vectors(graph["counts"], dims, walk)
+
+    matrix, _ = load_or_build("eat-associations", key, (len(words), dims), build_vectors)
     return StaticTable({w: i for i, w in enumerate(words)}, unit_rows(matrix)), {"counts_sha256": digest}
 
 
