@@ -324,17 +324,25 @@ def test_a_card_my_partner_passed_over_on_my_clue_is_read_as_likelier_black_on_t
 
 
 @pytest.mark.models
-def test_a_duet_bystander_costs_no_more_than_stopping_but_a_black_card_still_stops_the_guess(human_agents):
+def test_a_duet_bystander_cost_below_wrong_cost_guesses_on_and_max_black_stops_a_risky_later_card(human_agents):
     from spymaster_ai.agents.human import HumanGuesser
 
     _, guesser = human_agents
     side = _side(green=BOARD[:9], black=BOARD[9:12])
     view = _duet_guess_view(side, ("hospital", 2))
-    careful = HumanGuesser(guesser.reader, duet_wrong_cost=0.4)
+    bold = HumanGuesser(guesser.reader, duet_wrong_cost=0.0)
     for card in ("nurse", "fever", "star"):
-        assert guesser.worth(view, card, 0.5) > careful.worth(view, card, 0.5)
+        assert bold.worth(view, card, 0.5) > guesser.worth(view, card, 0.5)
     # the black-card risk alone still says no to a long shot
-    assert guesser.worth(view, "fever", 0.05) < 0
+    assert bold.worth(view, "fever", 0.05) < 0
+    # max_black: no later card that may be black for the partner, however likely it is right
+    with pytest.raises(ValueError, match="max_black"):
+        HumanGuesser(guesser.reader, max_black=1.5)
+    card = guesser.next_guess(view)
+    black = guesser._risks(view, card, 0.5)[1] if card else 0.0
+    strict = HumanGuesser(guesser.reader, max_black=0.0)
+    assert strict.next_guess(view) is None or black == 0.0
+    assert strict.next_guess(replace(view, guesses_made=0)) is not None  # the first guess is still made
 
 
 @pytest.mark.models

@@ -47,9 +47,10 @@ class HumanGuesser:
     ``assassin_cost``: what an assassin (Duet: a black card) costs, in cards found; the game
     is lost, so a careful person weighs it heavily. ``wrong_cost``: what any other wrong card
     costs in classic and in Duet's sudden death (the turn or the game ends);
-    ``duet_wrong_cost``: a Duet bystander's before sudden death (0: the turn's token is spent
-    however the turn ends). ``read_declines``: in Duet, read a card my partner passed over on
-    my own clues as likelier black on their side (:meth:`declines`).
+    ``duet_wrong_cost``: a Duet bystander's before sudden death (see :meth:`worth`). ``read_declines``: in Duet, read a card my partner passed over on
+    my own clues as likelier black on their side (:meth:`declines`). ``max_black``: after a
+    clue's first guess, no card whose chance of being the assassin (Duet: black on the
+    partner's side) is above this.
     ``bonus_p``: past the count, an earlier clue's leftover is guessed only at this chance.
     ``memory``: how much an earlier unfinished clue's reading adds to a card (as a share of
     the current clue's probability). ``min_evoke``: after a clue's first guess, how strongly
@@ -62,8 +63,8 @@ class HumanGuesser:
     """
 
     def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
-                 wrong_cost: float = 0.4, duet_wrong_cost: float = 0.0, bonus_p: float = 0.85, memory: float = 0.3,
-                 min_evoke: float = 1.0, read_declines: bool = True) -> None:
+                 wrong_cost: float = 0.4, duet_wrong_cost: float = 0.4, bonus_p: float = 0.85, memory: float = 0.3,
+                 min_evoke: float = 1.0, read_declines: bool = True, max_black: float = 1.0) -> None:
         for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost),
                             ("duet_wrong_cost", duet_wrong_cost), ("memory", memory)):
             if value < 0:
@@ -75,6 +76,9 @@ class HumanGuesser:
         self.wrong_cost = float(wrong_cost)
         self.duet_wrong_cost = float(duet_wrong_cost)
         self.read_declines = bool(read_declines)
+        if not 0.0 <= max_black <= 1.0:
+            raise ValueError(f"max_black must be in [0, 1], got {max_black}")
+        self.max_black = float(max_black)
         self.bonus_p = float(bonus_p)
         self.memory = float(memory)
         self.min_evoke = float(min_evoke)
@@ -171,9 +175,11 @@ class HumanGuesser:
 
     def worth(self, view: GuesserView, card: str, p_right: float) -> float:
         """What guessing ``card`` is worth, in cards found. In Duet (before sudden death) a
-        bystander costs ``duet_wrong_cost``, nothing by default: every Duet turn costs a timer
-        token however it ends, so a bystander costs no more than stopping; only a black card
-        should stop a guess (a playtester's 2-card clues got one card and a stop six times)."""
+        bystander costs ``duet_wrong_cost``. Every Duet turn costs a timer token however it
+        ends, so 0 would guess on to the count unless a black card threatens; a playtest round
+        with 0 lost two games of five on a black card taken as a clue's second card (SCARF for
+        TOWEL: 2, VELVET for WEDDING: 2), so it stays at ``wrong_cost`` (0.4): a second card
+        must be likely, not merely safe."""
         right, black, other = self._risks(view, card, p_right)
         wrong = self.duet_wrong_cost if view.game == "duet" and not view.sudden_death else self.wrong_cost
         return right - self.assassin_cost * black - wrong * other
@@ -202,9 +208,10 @@ class HumanGuesser:
         plainly meant and that they passed over (they stopped short of the count, or took a
         wrong card instead) is likelier black for them. A playtest lost on LEAF: the person
         had refused it for BARK: 2 (LEAF, BADGER), and the AI took it on their AMBER: 2. The
-        clue meant card i with chance min(1, n p_i) as in sudden death; a meant card that is
-        not black for them is taken with chance ``DECLINE_FIND``, so passing it over is
-        1 / (1 - DECLINE_FIND * meant) times likelier if it is black.
+        clue meant card i with chance min(1, k p_i), k the cards it still asked for and p read
+        among the cards left (as in sudden death); a meant card that is not black for them is
+        taken with chance ``DECLINE_FIND``, so passing it over is 1 / (1 - DECLINE_FIND * meant)
+        times likelier if it is black.
         """
         if view.game != "duet" or not view.given or view.own_side is None or len(view.own_side) != len(view.words):
             return {}
@@ -216,11 +223,10 @@ class HumanGuesser:
             clue = entry.clue
             if clue.is_zero or clue.unlimited or entry.found >= clue.count or not self.reader.reads(clue.word):
                 continue  # nothing asked, or they took as many of mine as I asked
-            taken = [column[w] for w in entry.guesses if w in column]
-            then = mask.copy()
-            then[taken] = True
-            meant = np.minimum(1.0, clue.count * self.reader.probabilities(view.words, clue.word, then)) * mine
-            meant[taken] = 0.0
+            # when they stopped, the cards they had taken were gone: what was still meant is
+            # read among the cards left, for the cards the count still asked for
+            left = clue.count - entry.found
+            meant = np.minimum(1.0, left * self.reader.probabilities(view.words, clue.word, mask)) * mine
             factor /= 1.0 - DECLINE_FIND * meant
         return {view.words[i]: float(f) for i, f in enumerate(factor) if f > 1.0 + 1e-9}
 
@@ -248,6 +254,8 @@ class HumanGuesser:
             return card
         if self.evoke(view, card, clue.word) < self.min_evoke:
             return None
+        if self._risks(view, card, p_right)[1] > self.max_black:
+            return None  # a careful person takes no later card that may end the game
         if within:
             return card if self.worth(view, card, p_right) > 0 else None
         return card if p_right >= self.bonus_p and self.worth(view, card, p_right) > 0 else None
@@ -256,13 +264,17 @@ class HumanGuesser:
         """Duet sudden death: the card likeliest green on the partner's side; pass when none is.
 
         Why this mix: a card is green for the partner if one of their clues meant it, or else
-        by the key table (my side tells me about theirs). A clue for n cards meant card i with
-        chance min(1, n * p_i), p being the reader's chance that a person takes i first among
-        the cards still guessable and those found for that clue: cards found for it soak up
-        its chance when they were the ones meant, and leave it on the board when they were not
-        (a playtest lost on SAIL while SEEDS: 2 still meant SQUIRREL, its count met by an
-        unmeant green). Clues are independent. Any wrong card ends the game now, so a black
-        card is no worse than a bystander.
+        by the key table (my side tells me about theirs). A clue for n cards meant a card j
+        found for it with chance min(1, n * p_j), p being the reader's chance that a person
+        takes j first among the cards still guessable and those found for it; what is left of
+        its count, k = n - the sum of those, is still on the board, and meant card i with
+        chance min(1, k * q_i), q read among the cards left. So found cards use up the count
+        when they were the ones meant, and leave it on the board when they were not (a
+        playtest lost on SAIL while SEEDS: 2 still meant SQUIRREL, its count met by an unmeant
+        green), and a clue's open half is read among what is left, not diluted by the half
+        found (playtests lost on OASIS and IGLOO with MIST: 2 and FLUFFY: 2 half open). Clues
+        are independent. Any wrong card ends the game now, so a black card is no worse than a
+        bystander.
         """
         chances = self.sudden_death_chances(view)
         if not chances:
@@ -285,9 +297,14 @@ class HumanGuesser:
             then[[column[w] for w in found]] = True
             if self.reader.reads(entry.clue.word):
                 p = self.reader.probabilities(view.words, entry.clue.word, then)
+                p_left = self.reader.probabilities(view.words, entry.clue.word, mask) if mask.any() else p
             else:
                 p = then / max(then.sum(), 1)
-            meant = 1.0 - (1.0 - meant) * (1.0 - np.minimum(1.0, count * p) * mask)
+                p_left = mask / max(mask.sum(), 1)
+            # the cards found for it were meant with chance min(1, n p_j); the rest of its count
+            # is still on the board, read among the cards left
+            still = max(0.0, count - sum(min(1.0, count * p[column[w]]) for w in found))
+            meant = 1.0 - (1.0 - meant) * (1.0 - np.minimum(1.0, still * p_left) * mask)
         chances = {}
         for i, word in enumerate(view.words):
             if mask[i]:
