@@ -139,20 +139,13 @@ def _table(path: str, min_degree: int = MIN_DEGREE, dims: int = DIMS, walk: floa
     return StaticTable({w: i for i, w in enumerate(words)}, unit_rows(matrix)), {"counts_sha256": digest}
 
 
-# Endings a word the thesaurus lacks may carry: only such words are lemmatised (a base form
-# has no other lemma), which keeps a start from lemmatising the whole clue vocabulary.
-_INFLECTED = ("s", "ed", "ing", "er", "est")
-
-
 @lru_cache(maxsize=200_000)
 def _lemmas(word: str) -> tuple[str, ...]:
-    if not word.endswith(_INFLECTED):
-        return ()
-    from lemminflect import getAllLemmas
+    from lemminflect import getLemma
 
     out: list[str] = []
     for pos in ("NOUN", "VERB", "ADJ"):
-        for lemma in getAllLemmas(word, upos=pos).get(pos, ()):
+        for lemma in getLemma(word, upos=pos) or ():
             if lemma != word and lemma not in out:
                 out.append(lemma)
     return tuple(out)
