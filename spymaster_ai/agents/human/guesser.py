@@ -47,8 +47,9 @@ class HumanGuesser:
     ``assassin_cost``: what an assassin (Duet: a black card) costs, in cards found; the game
     is lost, so a careful person weighs it heavily. ``wrong_cost``: what any other wrong card
     costs in classic and in Duet's sudden death (the turn or the game ends);
-    ``duet_wrong_cost``: a Duet bystander's before sudden death (see :meth:`worth`). ``read_declines``: in Duet, read a card my partner passed over on
-    my own clues as likelier black on their side (:meth:`declines`). ``max_black``: after a
+    ``duet_wrong_cost``: a Duet bystander's before sudden death (see :meth:`worth`).
+    ``read_declines``: in Duet, read a card my partner passed over on my own clues as
+    likelier black on their side (:meth:`declines`). ``max_black``: after a
     clue's first guess, no card whose chance of being the assassin (Duet: black on the
     partner's side) is above this.
     ``bonus_p``: past the count, an earlier clue's leftover is guessed only at this chance.
@@ -180,7 +181,10 @@ class HumanGuesser:
         with 0 lost two games of five on a black card taken as a clue's second card (SCARF for
         TOWEL: 2, VELVET for WEDDING: 2), so it stays at ``wrong_cost`` (0.4): a second card
         must be likely, not merely safe."""
-        right, black, other = self._risks(view, card, p_right)
+        return self._value(view, self._risks(view, card, p_right))
+
+    def _value(self, view: GuesserView, risks: tuple[float, float, float]) -> float:
+        right, black, other = risks
         wrong = self.duet_wrong_cost if view.game == "duet" and not view.sudden_death else self.wrong_cost
         return right - self.assassin_cost * black - wrong * other
 
@@ -254,11 +258,12 @@ class HumanGuesser:
             return card
         if self.evoke(view, card, clue.word) < self.min_evoke:
             return None
-        if self._risks(view, card, p_right)[1] > self.max_black:
+        risks = self._risks(view, card, p_right)  # once: in Duet it reads every refusal
+        if risks[1] > self.max_black:
             return None  # a careful person takes no later card that may end the game
         if within:
-            return card if self.worth(view, card, p_right) > 0 else None
-        return card if p_right >= self.bonus_p and self.worth(view, card, p_right) > 0 else None
+            return card if self._value(view, risks) > 0 else None
+        return card if p_right >= self.bonus_p and self._value(view, risks) > 0 else None
 
     def _sudden_death(self, view: GuesserView) -> Optional[str]:
         """Duet sudden death: the card likeliest green on the partner's side; pass when none is.
