@@ -485,25 +485,31 @@ def test_sudden_death_win_and_score():
     assert game.score() == 3 * 0 + 0 - 1
 
 
-def test_sudden_death_passes_lose_on_time():
+def test_a_sudden_death_pass_that_leaves_words_no_one_can_find_loses_at_once():
+    # A finds B's greens; once A passes, B's greens that are not green on A's side too are
+    # out of reach: the game is lost then, not after the partner's further guesses (a
+    # playtest: the person passed and the AI went on to touch an assassin)
     game = sudden_death_game()
+    assert not set(game.words_left_for(B)) <= set(game.words_left_for(A))
+    game.sudden_death_pass(A)
+    assert game.is_over and game.winner is False and game.loss_cause is LossCause.TIMEOUT
+    assert_refused(game, GameOverError, lambda: game.sudden_death_guess(B, "gy1"))
+
+
+def test_a_pass_with_only_shared_greens_left_leaves_the_game_to_the_partner():
+    # every green left on B's side is green on A's side too: B can still find them all
+    game = sudden_death_game()
+    for w in [w for w in game.words_left_for(B) if w not in game.words_left_for(A)]:
+        game.sudden_death_guess(A, w)
+    assert not game.is_over and game.win_still_possible()
     game.sudden_death_pass(A)
     assert game.sudden_death_players() == (B,) and not game.is_over
     assert_refused(game, NotYourTurnError, lambda: game.sudden_death_guess(A, "kg"))
     assert_refused(game, NotYourTurnError, lambda: game.sudden_death_pass(A))
-    game.sudden_death_guess(B, "gy1")
-    game.sudden_death_pass(B)
-    assert game.is_over and game.winner is False and game.loss_cause is LossCause.TIMEOUT
-
-
-def test_sudden_death_lost_when_the_last_guessing_player_runs_out_after_a_pass():
-    game = sudden_death_game()
-    game.sudden_death_pass(A)  # B's greens stay unfound
     for w in game.words_left_for(A)[:-1]:
         assert not game.sudden_death_guess(B, w).game_over
     r = game.sudden_death_guess(B, game.words_left_for(A)[-1])
-    assert r.correct and r.game_over
-    assert game.winner is False and game.loss_cause is LossCause.TIMEOUT
+    assert r.correct and r.game_over and game.winner is True
 
 
 # ---------------------------------------------------------------- legality modes
@@ -697,12 +703,25 @@ def test_replay_reproduces_the_state():
 def test_replay_of_a_finished_sudden_death_game():
     game = sudden_death_game()
     game.sudden_death_guess(A, "kg")
-    game.sudden_death_pass(A)
     game.sudden_death_guess(B, "yy1")
     again = DuetGame.from_config(game.config())
     again.replay(game.actions)
     assert again.state_json() == game.state_json()
     assert again.loss_cause is LossCause.MISTAKE
+
+
+def test_a_record_with_moves_after_a_hopeless_pass_replays_under_the_rule_it_was_played_by():
+    # before 2026-12-04 a pass ended nothing while the partner could guess; such records
+    # (saved games, results files) must still replay to the same end
+    game = sudden_death_game()
+    game.sudden_death_guess(A, "kg")
+    old = [*game.actions, {"type": "sd_pass", "player": "A"}, {"type": "sd_guess", "player": "B", "word": "yy1"}]
+    again = DuetGame.from_config(game.config())
+    again.replay(old)
+    assert again.is_over and again.loss_cause is LossCause.MISTAKE
+    now = DuetGame.from_config(game.config())
+    now.replay(old[:-1])  # the same pass in a record of today's rule ends the game
+    assert now.is_over and now.loss_cause is LossCause.TIMEOUT
 
 
 def test_replay_refuses_illegal_or_inconsistent_moves():

@@ -212,10 +212,15 @@ def play_random_game(game: DuetGame, seed: int, skill: float, bank: Bank) -> Non
             assert players == tuple(p for p in Player if p not in passed and game.words_left_for(p.other))
             player = rng.choice(players)
             if rng.random() < 0.1:
+                visible = set(game.visible_words())
                 game.sudden_death_pass(player)
                 passed.add(player)
                 assert player not in game.sudden_death_players()
-                assert (game.loss_cause is LossCause.TIMEOUT) == (len(players) == 1)
+                # lost at once when a green card left can be found by no player still guessing
+                left = {w for i, w in enumerate(WORDS) if w in visible and G in (side[Player.A][i], side[Player.B][i])}
+                reach = {w for i, w in enumerate(WORDS) for p in Player if p not in passed and side[p.other][i] is G}
+                assert (game.loss_cause is LossCause.TIMEOUT) == (not left <= reach)
+                assert game.is_over == (not left <= reach)
                 continue
             options = [w for w in game.visible_words() if game.can_guess(player, w)]
             targets = [w for w in options if side[player.other][WORDS.index(w)] is G]

@@ -25,9 +25,9 @@ Readings of the rules this engine chose (RULES.md leaves them open):
   remain. Each player guesses the greens of the *other* side, in any order; a player may
   guess while it has words to find and has not passed. A bystander guess loses with
   ``LossCause.MISTAKE`` (a sudden-death wrong guess, see ``LossCause``), an assassin with
-  ``LossCause.ASSASSIN``; when no player may guess any more (passes, or the only player
-  left has found all its words after its partner passed) with greens left, the game is
-  lost with ``LossCause.TIMEOUT``. The engine accepts sudden-death moves in any order; the
+  ``LossCause.ASSASSIN``; as soon as a green card is left that no player who has not
+  passed can find (a pass with words still to find, unless those are green on the
+  passer's side too), the game is lost with ``LossCause.TIMEOUT``. The engine accepts sudden-death moves in any order; the
   self-play alternation of the RULES.md Engine note belongs to the simulator.
 * **Scoring** on a win: 3 per token left in the bank + 1 per voluntary stop − 1 when the
   win needed sudden death. The formula is applied to any token setting (RULES.md gives its
@@ -175,6 +175,7 @@ class DuetGame:
         self._double_marks = 0
         self._sudden_death = False
         self._passed: set[Player] = set()
+        self._hopeless_pass_ends = True  # False only to replay a record made before that rule
         self._history: list[dict] = []  # one per clue: giver, clue, guesses, outcomes, penalised
         self._sd_guesses: list[dict] = []
         self.actions: list[dict] = []
@@ -304,6 +305,36 @@ class DuetGame:
         if self._phase is not Phase.SUDDEN_DEATH:
             return ()
         return tuple(p for p in Player if p not in self._passed and self.words_left_for(p.other))
+
+    def win_still_possible(self) -> bool:
+        """Whether every green card left can still be found by a player who has not passed.
+
+        A player finds the cards green on the partner's side, so a pass leaves the passer's
+        words to find unfound unless they are green on its own side too (then the partner can
+        find them). When none can be, the game is lost now: guessing on could only end in a
+        loss, and a person who passed should not watch the AI touch an assassin after that.
+        """
+        if not self._hopeless_pass_ends:
+            return bool(self.sudden_death_players())
+        left = (self._green[Player.A] | self._green[Player.B]) - self._covered.keys()
+        reachable: set[int] = set()
+        for p in Player:
+            if p not in self._passed:
+                reachable |= self._green[p.other]
+        return left <= reachable
+
+    def follow_recorded_passes(self, actions: Sequence[dict]) -> None:
+        """Replay ``actions`` under the rule they were played by: a record in which moves
+        follow a sudden-death pass was made before a hopeless pass ended the game, so such a
+        game ends, as it did then, only when no player may guess. Before 2026-12-04 that was
+        the only rule; both rules agree on every game without a hopeless pass."""
+        passed = False
+        for action in actions:
+            kind = action.get("type") if isinstance(action, dict) else None
+            if passed and kind in ("sd_guess", "sd_pass"):
+                self._hopeless_pass_ends = False
+                return
+            passed = passed or kind == "sd_pass"
 
     # ------------------------------------------------------------------ moves
     def give_clue(self, giver: Player, clue: Clue) -> ClueResult:
@@ -436,7 +467,7 @@ class DuetGame:
             if self.greens_left() == 0:
                 self._win()
                 return GuessResult(self._words[i], identity, True, True, True)
-            if not self.sudden_death_players():  # the partner passed; greens it had to find remain
+            if not self.win_still_possible():  # the partner passed; greens only it could find remain
                 self._lose(LossCause.TIMEOUT)
                 return GuessResult(self._words[i], identity, True, True, True)
             done = player not in self.sudden_death_players()
@@ -456,7 +487,7 @@ class DuetGame:
         player = self._sudden_death_player(player)
         self.actions.append({"type": "sd_pass", "player": player.value})
         self._passed.add(player)
-        if not self.sudden_death_players():
+        if not self.win_still_possible():
             self._lose(LossCause.TIMEOUT)
 
     # ------------------------------------------------------------------ move surface
@@ -666,6 +697,7 @@ class DuetGame:
 
     def replay(self, actions: Sequence[dict]) -> None:
         """Apply logged actions in order through the normal moves (so the rules check them)."""
+        self.follow_recorded_passes(actions)
         for n, action in enumerate(actions):
             kind = action.get("type") if isinstance(action, dict) else None
             if kind == "clue":
