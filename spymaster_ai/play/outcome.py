@@ -45,7 +45,9 @@ def _duet_loss(g: DuetGame) -> str:
     if cause == "assassin":
         return "an assassin was touched"
     if cause == "timeout":
-        return "time ran out (in sudden death nobody could guess any more)"
+        if g.needed_sudden_death:
+            return "time ran out (in sudden death a pass left green cards that no one could find)"
+        return "time ran out"
     if g.needed_sudden_death:
         return "a wrong guess in sudden death"
     return "a bystander when no timer token was left to pay for it"

@@ -30,6 +30,8 @@ COMMANDS: dict[str, str] = {
     "q": "quit",
     "board": "board",
     "why": "why",
+    "ai": "handover",
+    "you": "handover",
 }
 
 _UNLIMITED = ("unlimited", "inf", "infinity", "∞")

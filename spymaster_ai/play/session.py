@@ -59,6 +59,7 @@ class Prompt:
 
     kind: str
     text: str
+    handover: bool = False  # Duet sudden death: the person may let the AI guess next ('ai')
 
 
 @dataclass
@@ -97,7 +98,9 @@ HELP = """\
 Type a card name, or a unique start of it (or of any word of a picture's caption).
   stop    end your guessing (after one guess; in Duet after a correct one: every Duet turn
           costs a timer token however it ends, so stopping saves none)
-  pass    in Duet sudden death: guess no more
+  ai      in Duet sudden death: let the AI guess one card now (you choose the order)
+  pass    in Duet sudden death: guess no more (the cards only you can find stay hidden:
+          the game is lost)
 In Duet your guesses are judged by the AI's side of the key: a card black on your side is
 black on the AI's side one time in three, and a card the AI's clue meant is green there.
   board   show the board again
@@ -145,8 +148,7 @@ class Session:
         self.readings: list[tuple] = []
         self.error: Optional[str] = None
         self.mismatches = 0  # past AI decisions that came out differently on resume
-        self._sd_order: Optional[tuple[Player, Player]] = None
-        self._sd_turn = 0
+        self._sd_handover = False  # Duet sudden death: the person asked the AI to guess next
         self._announced: set[str] = set()
         self._replaying = False
         # learns the person from their guesses (``observe_guess(view, card)``) and, if it has
@@ -182,7 +184,10 @@ class Session:
             return Prompt("cover", f"Penalty: cover one of your own ({g.current_team.value}) agents")
         if actor.kind == "sudden_death":
             if self.is_duet:
-                return Prompt("sudden_death", "Sudden death: touch a card (any mistake loses), or 'pass'")
+                ai_may = Player.B in g.sudden_death_players()
+                also = ", 'ai' to let the AI guess one of yours," if ai_may else ""
+                return Prompt("sudden_death", f"Sudden death: touch one of the AI's greens (any mistake loses){also} "
+                                              "or 'pass' (gives up)", handover=ai_may)
             return Prompt("sudden_death", "Sudden death: touch a card (no stopping; a wrong card loses)")
         stop = " or 'stop'" if self._can_stop() else ""
         return Prompt("guess", f"Your guess{stop}")
@@ -255,6 +260,11 @@ class Session:
             return reply
         if move.note:
             reply.events.append(Event("info", move.note))
+        if move.kind == "handover":  # no move of the game's: the AI guesses next (advance)
+            self._sd_handover = True
+            reply.events.append(Event("you", "You let the AI guess one card."))
+            reply.moved = reply.redraw = True
+            return reply
         actor = self._actor()
         seen = self._guesser_view(actor) if self.learner is not None and prompt.kind == "guess" and move.kind == "guess" else None
         try:
@@ -306,10 +316,14 @@ class Session:
     def replay(self, actions: list[dict]) -> None:
         """Replay saved moves through the live path (AI players asked again, see module doc)."""
         self._replaying = True
+        if isinstance(self.game, DuetGame):
+            self.game.follow_recorded_passes(actions)
         try:
             for n, action in enumerate(actions):
                 if self.is_over:
                     raise SessionError(f"saved move {n} comes after the end of the game")
+                if action.get("type") in ("sd_guess", "sd_pass") and action.get("player") == Player.B.value:
+                    self._sd_handover = True  # the person had handed the AI this guess
                 actor = self._actor()
                 move = self._move_of(action, actor, n)
                 if not actor.human:
@@ -393,16 +407,13 @@ class Session:
             guesser = g.guesser
             return _Actor("human" if guesser is Player.A else "b_guesser", "guess", player=guesser)
         if g.phase is Phase.SUDDEN_DEATH:
+            # RULES.md §3: any order. The person chooses it: they guess while they have cards
+            # to find, and the AI guesses one card each time they hand it the turn ('ai'), or
+            # alone once they have none (playtests: "the screen never offered me a move").
             players = g.sudden_death_players()
-            if self._sd_order is None:
-                # RULES.md §3 Engine note: alternate, starting with the player who has more
-                # words left to find (the partner's uncovered greens); ties: A.
-                first = max((Player.A, Player.B), key=lambda p: (len(g.words_left_for(p.other)), p is Player.A))
-                self._sd_order = (first, first.other)
-            player = self._sd_order[self._sd_turn % 2]
-            if player not in players:
-                player = player.other
-            return _Actor("human" if player is Player.A else "b_guesser", "sudden_death", player=player)
+            if Player.A in players and (Player.B not in players or not self._sd_handover):
+                return _Actor("human", "sudden_death", player=Player.A)
+            return _Actor("b_guesser", "sudden_death", player=Player.B)
         raise SessionError(f"no move in phase {g.phase.value}")
 
     def _on_my_side(self, actor: _Actor) -> bool:
@@ -446,6 +457,10 @@ class Session:
             if command == "stop":
                 raise InputError("it is your turn to give a clue (a word and a number), not to guess")
             return self._spelled_clue(parse_clue(line, len(g.words)))
+        if command == "handover":
+            if prompt.kind != "sudden_death" or not prompt.handover:
+                raise InputError("'ai' hands the AI the next guess in Duet sudden death, when it has cards to find")
+            return _Move("handover")
         if command == "stop":
             if prompt.kind == "sudden_death":
                 if self.is_duet:
@@ -786,7 +801,7 @@ class Session:
         elif move.kind == "guess" and g.phase is Phase.SUDDEN_DEATH:
             assert move.card is not None and actor.player is not None
             result = g.sudden_death_guess(actor.player, move.card)
-            self._sd_turn += 1
+            self._sd_handover = False
             outcome = {"green": "green", "bystander": "bystander", "black": "ASSASSIN"}[result.identity.value]
             self.clues.append(ClueLine("sudden death", "-", ((self.labels.get(move.card, move.card), outcome),),
                                        note=f"by {'you' if actor.human else 'the AI'}"))
@@ -819,9 +834,16 @@ class Session:
             out.append(Event(kind, f"{who} stop{s} and take{s} a timer token."))
         elif move.kind == "pass":
             assert actor.player is not None
+            left = len(g.words_left_for(actor.player.other))
             g.sudden_death_pass(actor.player)
-            self._sd_turn += 1
-            out.append(Event(kind, f"{who} pass{'es' if s else ''}: no more guesses in sudden death."))
+            self._sd_handover = False
+            if g.is_over:
+                whose = "the AI's" if actor.human else "your"
+                out.append(Event(kind, f"{who} pass{'es' if s else ''}: {left} of {whose} green cards, which only "
+                                       f"{'you' if actor.human else 'the AI'} could find, stay hidden - the game "
+                                       "cannot be won and ends here."))
+            else:
+                out.append(Event(kind, f"{who} pass{'es' if s else ''}: no more guesses in sudden death."))
         else:
             raise SessionError(f"unknown move {move.kind!r}")
         out += self._duet_news(g)
@@ -844,8 +866,16 @@ class Session:
                              + (" - you give every clue from now on." if clues_go_on else ".")))
         if g.phase is Phase.SUDDEN_DEATH and "sd" not in self._announced:
             self._announced.add("sd")
-            out.append(Event("warning", "The timer has run out: SUDDEN DEATH. No more clues; each player with words "
-                                        "left guesses in turn; any wrong guess loses, 'pass' to stop."))
+            mine, theirs = len(g.words_left_for(Player.B)), len(g.words_left_for(Player.A))
+            if mine and theirs:
+                order = (f"You find the AI's {mine}, the AI finds your {theirs}, in the order you choose: "
+                         "touch a card yourself, or type 'ai' to let the AI guess one of yours.")
+            elif mine:
+                order = f"You find the AI's last {mine}; the AI has none of yours left to find."
+            else:
+                order = f"The AI finds your last {theirs}; you have none of its left to find."
+            out.append(Event("warning", "The timer has run out: SUDDEN DEATH. No more clues, and any wrong card "
+                                        f"loses. {order}"))
         elif g.phase is Phase.CLUE:
             out.append(Event("info", f"Timer tokens left: {g.tokens_left}."))
         return out
