@@ -9,7 +9,7 @@ from .events import Event
 from .settings import PlaySettings
 from .setup import Game
 
-__all__ = ["result_events"]
+__all__ = ["result_events", "duet_score_line"]
 
 
 def result_events(settings: PlaySettings, g: Game) -> list[Event]:
@@ -18,9 +18,7 @@ def result_events(settings: PlaySettings, g: Game) -> list[Event]:
     events: list[Event] = []
     if isinstance(g, DuetGame):
         if g.winner:
-            events.append(Event("end", f"You win together! Score: {g.score()} "
-                                       f"({g.tokens_left} tokens left, {g.voluntary_stops} voluntary stops"
-                                       f"{', -1 for sudden death' if g.needed_sudden_death else ''})."))
+            events.append(Event("end", f"You win together! {duet_score_line(g)}"))
             if g.tokens == 9:
                 events.append(Event("info", "Standard game: above 5 is good, 9-10 great, above 10 excellent."))
         else:
@@ -38,6 +36,21 @@ def result_events(settings: PlaySettings, g: Game) -> list[Event]:
             events.append(Event("end", f"{g.winner.value.capitalize()} wins - you {'win' if won else 'lose'}: "
                                        f"{_classic_loss(g)}."))
     return events
+
+
+def duet_score_line(g: DuetGame) -> str:
+    """The Duet score on a win and where each point came from, in one line (RULES.md §3).
+
+    Why spelled out: "7 voluntary stops" read to a playtester as a reward for stopping. The
+    point is paid for a turn that ended on a stop rather than on a bystander (every turn uses
+    a token either way), while each token still in the bank is worth three."""
+    left, stops = g.tokens_left, g.voluntary_stops
+    line = (f"Score: {g.score()} = {3 * left} for the {left} timer token{'' if left == 1 else 's'} left in the bank "
+            f"(3 each) + {stops} for the {stops} turn{'' if stops == 1 else 's'} ended by stopping after a correct "
+            f"guess, not on a bystander (1 each)")
+    if g.needed_sudden_death:
+        line += " − 1 because the win needed sudden death"
+    return line + "."
 
 
 def _duet_loss(g: DuetGame) -> str:

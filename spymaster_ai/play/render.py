@@ -42,6 +42,14 @@ EVENT_STYLES: dict[str, str] = {
 
 
 def _cell(cell, palette: str) -> Text:
+    text = _cell_body(cell, palette)
+    if cell.lost_by:  # the touch that lost the game, said in words (it reads without colour)
+        whose = "your" if cell.lost_by == "you" else "the AI's"
+        text.append(f"\n‼ {whose} touch lost", style="bold white on red")
+    return text
+
+
+def _cell_body(cell, palette: str) -> Text:
     styles = STYLES[palette]
     label = cell.label.upper()
     if cell.covered:
@@ -79,7 +87,8 @@ def render_screen(screen: Screen) -> RenderableType:
         history.add_column("clue")
         history.add_column("guesses")
         for n, line in enumerate(screen.clues, start=1):
-            guesses = ", ".join(f"{label.upper()} ({outcome})" for label, outcome in line.guesses) or "-"
+            guesses = ", ".join(f"{label.upper()} ({outcome}{f', for {meant.upper()}' if meant else ''})"
+                                for label, outcome, meant in line.shown()) or "-"
             if line.note:
                 guesses = f"{guesses}; {line.note}" if line.guesses else line.note
             history.add_row(str(n), line.giver, line.clue.upper(), guesses)

@@ -5,7 +5,9 @@ from its SpymasterView (which is the key); a guesser's from its GuesserView (no 
 a Duet player's from player A's views (side A only). Besides the views it reads only public
 facts: the clue being guessed, the starting team, the layout and the token bank. So no rendering bug, option or
 explanation can put a card's hidden identity on a guesser's screen. The full key is drawn
-only by :func:`key_screen`, which the session calls once the game is over.
+only by :func:`key_screen`, which the session calls once the game is over. In Duet it also
+shows how many greens each player still has to find (a count partners say aloud at the table)
+and, once the game is lost, the card whose touch lost it (a public move).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class Cell:
     ``identity``: for a covered card, what it was revealed as; for an uncovered card, what
     the human's own key says (classic spymaster, Duet own side), else None. ``marks``: Duet
     bystander marks on a visible card ("you": you guessed it, "AI": the AI guessed it).
+    ``lost_by``: who touched this card when that touch lost the game ("you" or "AI"), else None.
     """
 
     card: str
@@ -34,16 +37,26 @@ class Cell:
     covered: bool
     identity: Optional[str]
     marks: tuple[str, ...] = ()
+    lost_by: Optional[str] = None
 
 
 @dataclass(frozen=True)
 class ClueLine:
-    """One clue of the public history: who gave it, the clue, each guess and its public result."""
+    """One clue of the public history: who gave it, the clue, each guess and its public result.
+
+    ``meant``: for each guess, the earlier clue it was meant for when it was a leftover of
+    one taken past this clue's count (:mod:`.leftover`), else "" (shorter: none past it)."""
 
     giver: str
     clue: str
     guesses: tuple[tuple[str, str], ...] = ()
     note: str = ""
+    meant: tuple[str, ...] = ()
+
+    def shown(self) -> tuple[tuple[str, str, str], ...]:
+        """(card, outcome, earlier clue it was meant for or "") for each guess."""
+        meant = self.meant + ("",) * (len(self.guesses) - len(self.meant))
+        return tuple((label, outcome, m) for (label, outcome), m in zip(self.guesses, meant))
 
 
 @dataclass(frozen=True)
@@ -140,11 +153,13 @@ def duet_screen(
     shown = dict(gv.revealed)
     mine, theirs = set(gv.marked_by_me), set(sv.partner_marked)
     own_side = gv.own_side or ()
+    fatal = _losing_touch(game)
     cells = []
     for i, w in enumerate(game.words):
         marks = tuple(m for m, s in (("you", mine), ("AI", theirs)) if w in s)
         identity = shown[w] if w in shown else own_side[i]
-        cells.append(Cell(w, _label(w, labels), w in shown, identity, marks))
+        lost_by = fatal[1] if fatal is not None and fatal[0] == w else None
+        cells.append(Cell(w, _label(w, labels), w in shown, identity, marks, lost_by))
     extra = sv.extra
     tokens = f"Timer tokens left: {sv.tokens_left} of {game.tokens}"
     mistakes = game.config()["mistakes"]
@@ -153,13 +168,41 @@ def duet_screen(
     status = [
         tokens,
         f"Green words left: {extra['greens_left']} of {TOTAL_GREENS}",
-        f"Your green words the AI still has to find: {len(sv.own)}",
+        greens_to_find(len(game.words_left_for(Player.B)), len(sv.own)),
         turn,
     ]
     current = None
     if game.clue is not None and not game.is_over:  # no clue is "current" once the game is over
         current = f"Clue: {str(game.clue).upper()} - guesses made {game.guesses_made} (no limit)"
     return Screen(title, tuple(cells), "duet", "your side of the key (the AI sees the other)", tuple(status), clues, current)
+
+
+GREENS_TO_FIND = "Greens to find:"
+
+
+def greens_to_find(yours: int, ais: int) -> str:
+    """Who still has to find how many greens, said so that a new player sees that each player
+    guesses the greens of the *partner's* side: ``yours`` are green on the AI's side (its clues
+    point at them), ``ais`` green on yours (your clues point at them)."""
+    return (f"{GREENS_TO_FIND} you {yours} (on the AI's side, from its clues) · "
+            f"the AI {ais} (on your side, from your clues)")
+
+
+def _losing_touch(game: DuetGame) -> Optional[tuple[str, str]]:
+    """(card, "you" or "AI") when the game was lost by touching that card (an assassin, or a
+    wrong card in sudden death or without a token to pay for it), else None. Read from the
+    public moves: the last one is the touch that ended the game."""
+    cause = game.loss_cause.value if game.loss_cause else ""
+    if not game.is_over or game.winner or cause not in ("assassin", "mistake") or not game.actions:
+        return None
+    last = game.actions[-1]
+    if last.get("type") == "sd_guess":
+        player = Player(last["player"])
+    elif last.get("type") == "guess" and game.guesser is not None:
+        player = game.guesser
+    else:
+        return None
+    return last["word"], "you" if player is Player.A else "AI"
 
 
 def key_screen(game: ClassicGame | DuetGame, labels: Mapping[str, str], title: str) -> list[Screen]:

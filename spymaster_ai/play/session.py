@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
@@ -40,6 +40,7 @@ from .names import CardNames
 from .parse import InputError, command_of, match_card, names_as_typed, parse_clue, read_spelling
 from .events import Event
 from .explain import model_reading_of, reading_of, targets_of, why_text
+from .leftover import meant_for
 from .outcome import result_events
 from .screen import ClueLine, Screen, classic_screen, duet_screen, key_screen
 from .seats import ai_roles, load_session_agents
@@ -717,9 +718,10 @@ class Session:
                                             f"and the other side covers one of its own agents."))
         elif move.kind == "guess":
             assert move.card is not None
+            meant = self._leftover_of(actor, move.card)
             result = g.guess(move.card)
             identity = result.identity.value
-            self._log_guess(move.card, identity if identity != "assassin" else "ASSASSIN")
+            self._log_guess(move.card, identity if identity != "assassin" else "ASSASSIN", meant)
             verb = "touch" if actor.human else "touches"
             text = f"{who} {verb} {self.label(move.card)}: "
             if result.identity is Identity.ASSASSIN and not result.game_over:
@@ -751,8 +753,7 @@ class Session:
                                        f"(a {team.value} agent) as the penalty."))
             if self.clues:
                 last = self.clues[-1]
-                self.clues[-1] = ClueLine(last.giver, last.clue, last.guesses,
-                                          (last.note + "; " if last.note else "") + f"covered {self.label(move.card)}")
+                self.clues[-1] = replace(last, note=(last.note + "; " if last.note else "") + f"covered {self.label(move.card)}")
         else:
             raise SessionError(f"unknown move {move.kind!r}")
         return out
@@ -776,10 +777,26 @@ class Session:
             return "AI"
         return "your AI" if self._on_my_side(actor) else f"{actor.team.value} AI"
 
-    def _log_guess(self, card: str, outcome: str) -> None:
+    def _log_guess(self, card: str, outcome: str, meant: str = "") -> None:
         if self.clues:
             last = self.clues[-1]
-            self.clues[-1] = ClueLine(last.giver, last.clue, last.guesses + ((self.labels.get(card, card), outcome),), last.note)
+            self.clues[-1] = ClueLine(last.giver, last.clue, last.guesses + ((self.labels.get(card, card), outcome),),
+                                      last.note, last.meant + ("",) * (len(last.guesses) - len(last.meant)) + (meant,))
+
+    def _leftover_of(self, actor: _Actor, card: str) -> str:
+        """The earlier clue a guess past the count was meant for, or "" (:mod:`.leftover`); asked
+        before the guess. Read by the guesser's own reading for the AI's guesses and by the
+        AI guesser's for the person's; a reading that fails marks nothing, never stops play."""
+        reader = self.agents.get(actor.role)
+        if not callable(getattr(reader, "probabilities", None)):
+            reader = next((a for _, a in sorted(self.agents.items())
+                           if callable(getattr(a, "probabilities", None)) and callable(getattr(a, "next_guess", None))), None)
+        if reader is None:
+            return ""
+        try:
+            return meant_for(reader, self._guesser_view(actor), self.names.word(card)) or ""
+        except Exception:
+            return ""
 
     def _apply_duet(self, g: DuetGame, actor: _Actor, move: _Move) -> list[Event]:
         who = self._who(actor)
@@ -813,6 +830,7 @@ class Session:
         elif move.kind == "guess":
             assert move.card is not None
             guesser = g.guesser
+            meant = self._leftover_of(actor, move.card)
             result = g.guess(move.card)
             identity = result.identity.value
             if identity == "green":
@@ -823,7 +841,7 @@ class Session:
                 outcome = "bystander"
                 direction = "you" if guesser is Player.A else "the AI"
                 text = f"a bystander - a timer token marks it (guessed by {direction})"
-            self._log_guess(move.card, outcome)
+            self._log_guess(move.card, outcome, meant)
             if result.turn_over and not result.game_over and identity == "green":
                 text += " - that was the last green word on that side; the turn ends"
             elif result.turn_over and not result.game_over:

@@ -15,12 +15,13 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from ..play.explain import NOTHING_YET
+from ..play.screen import GREENS_TO_FIND
 from .games import Snapshot
 
 __all__ = ["View", "view_of", "view_json", "card_image"]
 
 # status lines a spectator may not see (they count the seat's own side of the key)
-PRIVATE_STATUS = ("Your green words the AI still has to find",)
+PRIVATE_STATUS = (GREENS_TO_FIND,)
 IDENTITY_TEXT = {"red": "RED", "blue": "BLUE", "bystander": "BYSTANDER", "assassin": "ASSASSIN", "green": "GREEN",
                  "black": "ASSASSIN"}
 
@@ -33,6 +34,7 @@ class CellView:
     identity: Optional[str]  # None: not the viewer's to know
     marks: tuple[str, ...]
     image: Optional[str]  # the picture's file name under /deck/, for picture cards
+    lost_by: Optional[str] = None  # "you" or "AI": this touch lost the game (a public move)
 
     @property
     def identity_text(self) -> str:
@@ -77,7 +79,8 @@ def card_image(card: str) -> Optional[str]:
 
 def _cells(cells, *, seat: bool) -> tuple[CellView, ...]:
     return tuple(
-        CellView(c.card, c.label, c.covered, c.identity if (seat or c.covered) else None, tuple(c.marks), card_image(c.card))
+        CellView(c.card, c.label, c.covered, c.identity if (seat or c.covered) else None, tuple(c.marks),
+                 card_image(c.card), c.lost_by)
         for c in cells
     )
 
@@ -111,7 +114,7 @@ def view_of(snap: Snapshot, *, seat: bool) -> View:
 
 def _cell_json(c: CellView) -> dict:
     return {"card": c.card, "label": c.label, "covered": c.covered, "identity": c.identity,
-            "marks": list(c.marks), "image": f"/deck/{c.image}" if c.image else None}
+            "marks": list(c.marks), "image": f"/deck/{c.image}" if c.image else None, "lost_by": c.lost_by}
 
 
 def view_json(game_id: str, v: View) -> dict:
@@ -125,7 +128,8 @@ def view_json(game_id: str, v: View) -> dict:
         "title": v.title,
         "cells": [_cell_json(c) for c in v.cells],
         "status": list(v.status),
-        "clues": [{"giver": c.giver, "clue": c.clue, "guesses": [list(g) for g in c.guesses], "note": c.note}
+        "clues": [{"giver": c.giver, "clue": c.clue, "guesses": [list(g) for g in c.guesses], "note": c.note,
+                   "meant": [m for _, _, m in c.shown()]}
                   for c in v.clues],
         "current": v.current,
         "prompt": {"kind": v.prompt.kind, "text": v.prompt.text} if v.prompt else None,

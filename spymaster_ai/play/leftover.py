@@ -1,0 +1,49 @@
+"""Which earlier clue a guess past the count was meant for, so the clue log can say so.
+
+Why: the log files every guess under the clue being guessed, so a turn that went on to the
+leftovers of earlier clues read "ISLAND: 1 → BAY, TOWEL, STABLE" as if ISLAND had meant them
+all. A guess past the current clue's count is marked for the unfinished earlier clue that
+reads the card best, when that clue reads it better than the current one does. The reading
+is a guesser's (``probabilities(view, clue_word)``, as the human guesser has): the same
+reading for the AI's guesses and the person's, so neither is judged by a rule of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..views import GuesserView
+
+__all__ = ["past_the_count", "meant_for"]
+
+
+def past_the_count(view: GuesserView) -> bool:
+    """Whether the next guess on this view goes beyond what the current clue asked for (a
+    zero clue asks for its one due guess; an unlimited clue never runs out)."""
+    clue = view.clue
+    if clue is None or clue.unlimited:
+        return False
+    return view.guesses_made >= max(clue.count, 1)
+
+
+def meant_for(reader: Any, view: GuesserView, word: str) -> Optional[str]:
+    """The word of the earlier unfinished clue that ``word`` (a card, as the view names it)
+    was meant for, or None: it is filed under the current clue. Asked before the guess is
+    made, on the guesser's view. ``reader``: anything with ``probabilities(view, clue_word)``
+    giving an array over ``view.words``; without one, nothing is attributed."""
+    if not past_the_count(view) or not callable(getattr(reader, "probabilities", None)):
+        return None
+    history = view.history
+    if history and history[-1].clue == view.clue:  # the clue being guessed now
+        history = history[:-1]
+    earlier = [e.clue.word for e in history if e.unfinished and e.clue.count > 0 and not e.clue.is_zero]
+    if word not in view.words or not earlier:
+        return None
+    i = view.words.index(word)
+    now = float(reader.probabilities(view, view.clue.word)[i])
+    best, best_p = None, now
+    for clue_word in dict.fromkeys(earlier):  # each clue word once, oldest first on ties
+        p = float(reader.probabilities(view, clue_word)[i])
+        if p > best_p:
+            best, best_p = clue_word, p
+    return best
