@@ -370,3 +370,76 @@ def test_the_human_spymaster_does_not_aim_again_at_a_card_its_partner_refused(hu
     misread = (ClueHistoryEntry(giver="A", clue=first, guesses=(worst_bad,), outcomes=("bystander",)),)
     declined = spymaster._declined(replace(view, history=misread))
     assert all(ranked[BOARD.index(c)] > ranked[BOARD.index(worst_bad)] for c in declined)
+
+
+# -- sudden death: playtest positions (2026-12-04), rebuilt around the recorded cards ---------------
+# Each board keeps the recorded cards; the rest of the board and the AI's key side are rebuilt so
+# that, as in the recorded game, the key table alone rates a card no clue points to highest. The
+# AI's marks (its own bystander guesses) make its unknown bystanders likely green for the person.
+
+
+def _recorded_position(board, green, black, marked, found, clues):
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import ClueHistoryEntry, GuesserView
+
+    board = board.split(",")
+    green, black, marked = green.split(","), black.split(","), tuple(marked.split(","))
+    covered = set(found) | set(green[:6])  # the person's clues found six of my greens too
+    history = tuple(ClueHistoryEntry(giver="A", clue=Clue(word, n), guesses=tuple(got), outcomes=("green",) * len(got))
+                    for word, n, got in clues)
+    side = tuple("green" if w in green else "black" if w in black else "bystander" for w in board)
+    return GuesserView(game="duet", me="B", words=tuple(board), visible=tuple(w for w in board if w not in covered),
+                       revealed=tuple((w, "green") for w in board if w in covered), clue=None, guesses_made=0,
+                       max_guesses=None, can_stop=False, history=history, sudden_death=True, own_side=side,
+                       marked_by_me=marked)
+
+
+RECORDED_SUDDEN_DEATHS = {
+    # the AI took CHESS while GUITAR was the unfound half of the person's NOTE: 2
+    "note": (("guitar,chess,piano,oar,swallow,dock,barn,glacier,club,peanut,sunflower,beetle,gate,lens,wizard,"
+              "hammock,garden,lizard,bullet,bridge,pot,ocean,nest,hedgehog,wreck",
+              "oar,swallow,dock,barn,glacier,club,peanut,sunflower,beetle", "guitar,gate,lens",
+              "wizard,hammock,garden,lizard,bullet,bridge,pot", ("piano",), [("note", 2, ("piano",))]),
+             "chess", {"guitar"}),
+    # it took WIG while APRON and IRON were still open from SEWING: 3
+    "sewing": (("apron,iron,wig,needle,zebra,koala,ticket,lobster,bandit,eraser,pancake,onion,letter,trumpet,"
+                "whistle,geyser,oar,jaguar,quilt,crystal,paint,canoe,fog,throne,bride",
+                "zebra,koala,ticket,lobster,bandit,eraser,pancake,onion,letter", "apron,iron,trumpet",
+                "whistle,geyser,oar,jaguar,quilt,crystal,paint", ("needle",), [("sewing", 3, ("needle",))]),
+               "wig", {"apron", "iron"}),
+    # it took BICYCLE after ICE: 2 and NORTH: 2 had both pointed at SNOWFLAKE
+    "ice": (("snowflake,bicycle,penguin,compass,blizzard,squirrel,wig,pillow,soap,lamb,wool,star,pearl,fleet,"
+             "peanut,wallet,diary,zombie,crystal,snail,radar,wheel,lobby,python,flask",
+             "blizzard,squirrel,wig,pillow,soap,lamb,wool,star,pearl", "snowflake,fleet,peanut",
+             "wallet,diary,zombie,crystal,snail,radar,wheel", ("penguin", "compass"),
+             [("ice", 2, ("penguin",)), ("north", 2, ("compass",))]),
+            "bicycle", {"snowflake"}),
+}
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("case", sorted(RECORDED_SUDDEN_DEATHS))
+def test_in_sudden_death_the_ai_takes_an_open_leftover_of_the_persons_clues(human_agents, case):
+    _, guesser = human_agents
+    position, trap, meant = RECORDED_SUDDEN_DEATHS[case]
+    view = _recorded_position(*position)
+    chances = guesser.sudden_death_chances(view)
+    assert max(chances, key=chances.get) == trap  # the key table alone would take the recorded card
+    leftovers = guesser.sudden_death_leftovers(view)
+    assert set(leftovers) & meant
+    if case == "sewing":  # three of the four models link WIG to SEWING: a leftover, but less plain
+        assert leftovers["wig"] < max(leftovers[w] for w in meant)
+    else:
+        assert trap not in leftovers
+    assert guesser.next_guess(view) in meant
+
+
+@pytest.mark.models
+def test_a_card_the_reader_shares_a_clue_with_but_that_does_not_call_it_to_mind_is_no_leftover(human_agents):
+    # among the few cards left the reader's shares spread: ICE: 2 and NORTH: 2 give FLEET a
+    # larger share than SNOWFLAKE, though FLEET calls neither to mind
+    _, guesser = human_agents
+    view = _recorded_position(*RECORDED_SUDDEN_DEATHS["ice"][0])
+    _, meant = guesser._sudden_death_reading(view)
+    assert meant["fleet"] >= guesser.leftover_min
+    assert "fleet" not in guesser.sudden_death_leftovers(view)

@@ -425,6 +425,72 @@ def test_duet_sudden_death_asks_the_human_and_pass_ends_their_guessing():
     assert Player.A not in session.game.sudden_death_players()
 
 
+def _to_sudden_death_with_both_guessing(seed: int) -> Session:
+    """A Duet session on one token, played up to a sudden death in which both may guess."""
+    for s in range(seed, seed + 40):
+        session = start(PlaySettings(mode="duet", seed=s, first="human", tokens=1))
+        session.advance()
+        session.answer(a_legal_clue(session))
+        session.advance()
+        while session.prompt() is not None and session.prompt().kind == "guess":
+            session.answer(policy(session, random.Random(1)))
+            session.advance()
+        g = session.game
+        if not g.is_over and g.phase is Phase.SUDDEN_DEATH and len(g.sudden_death_players()) == 2:
+            return session
+    raise AssertionError("no seed reached a two-player sudden death")  # pragma: no cover
+
+
+def test_in_duet_sudden_death_the_person_chooses_the_order_and_ai_hands_over_one_guess():
+    # playtests: "the screen never offered me a move" - the AI guessed first and alone
+    session = _to_sudden_death_with_both_guessing(19)
+    prompt = session.prompt()
+    assert prompt is not None and prompt.kind == "sudden_death" and prompt.handover and "'ai'" in prompt.text
+    assert session.advance() == []  # the AI waits for the person
+    before = len(session.game.actions)
+    reply = session.answer("ai")
+    assert reply.moved and not session.game.actions[before:]  # handing over is no move of the game
+    session.advance()
+    made = session.game.actions[before:]
+    assert len(made) == 1 and made[0]["type"] in ("sd_guess", "sd_pass") and made[0]["player"] == "B"
+    if not session.is_over:  # the turn comes back to the person
+        assert session.prompt() is not None and session.prompt().kind == "sudden_death"
+
+
+def test_ai_is_refused_outside_sudden_death():
+    session = start(PlaySettings(mode="duet", seed=19, first="ai"))
+    session.advance()
+    assert session.prompt().kind == "guess"
+    reply = session.answer("ai")
+    assert not reply.moved and "sudden death" in reply.events[-1].text
+
+
+def test_a_persons_sudden_death_pass_ends_the_game_when_it_cannot_be_won():
+    # a playtest: after the person's pass had made a win impossible the AI went on guessing
+    # and touched an assassin
+    session = _to_sudden_death_with_both_guessing(19)
+    reply = session.answer("pass")
+    assert session.is_over and session.game.winner is False
+    assert session.game.actions[-1] == {"type": "sd_pass", "player": "A"}
+    assert any("cannot be won" in e.text for e in reply.events)
+    assert session.advance() == []
+
+
+def test_a_resumed_sudden_death_keeps_the_order_the_person_chose(tmp_path):
+    path = tmp_path / "sd.json"
+    whole = _to_sudden_death_with_both_guessing(19)
+    settings = whole.settings
+    game, labels = new_game(settings)
+    session = Session(settings, game, agents_for(settings), labels, save=saver(path))
+    session.advance()
+    session.replay(list(whole.game.actions))
+    session.answer("ai")
+    session.advance()
+    session.save_now()
+    resumed = resume_session(path, agents=agents_for(settings))
+    assert resumed.game.actions == session.game.actions and resumed.mismatches == 0
+
+
 def test_an_ai_failure_ends_the_session_cleanly_without_touching_the_game():
     class Broken(ScriptedSpymaster):
         def give_clue(self, view):

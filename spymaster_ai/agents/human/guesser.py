@@ -57,7 +57,8 @@ class HumanGuesser:
     partner's side) is above this.
     ``bonus_p``: past the count, an earlier clue's leftover is guessed only at this chance.
     ``leftover_min``: in sudden death, a card a partner's clue still means with this chance
-    is an open leftover, and any open leftover is taken before a card no clue points to.
+    and that calls it to mind at least ``leftover_evoke`` (as ``min_evoke``) is an open
+    leftover; the plainest open leftover is taken before any card no clue points to.
     ``memory``: how much an earlier unfinished clue's reading adds to a card (as a share of
     the current clue's probability). ``min_evoke``: after a clue's first guess, how strongly
     (standard deviations, the median reader model) a card must call the clue to mind; on
@@ -73,7 +74,7 @@ class HumanGuesser:
     def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
                  wrong_cost: float = 0.4, duet_wrong_cost: float = 0.4, bonus_p: float = 0.85, memory: float = 0.3,
                  min_evoke: float = 1.0, read_declines: bool = True, max_black: float = 1.0,
-                 leftover_min: float = 0.15, classic_meant: bool = True) -> None:
+                 leftover_min: float = 0.15, leftover_evoke: float = 1.0, classic_meant: bool = True) -> None:
         for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost),
                             ("duet_wrong_cost", duet_wrong_cost), ("memory", memory)):
             if value < 0:
@@ -91,6 +92,7 @@ class HumanGuesser:
         if not 0.0 < leftover_min <= 1.0:
             raise ValueError(f"leftover_min must be in (0, 1], got {leftover_min}")
         self.leftover_min = float(leftover_min)
+        self.leftover_evoke = float(leftover_evoke)
         self.bonus_p = float(bonus_p)
         self.memory = float(memory)
         self.min_evoke = float(min_evoke)
@@ -319,8 +321,11 @@ class HumanGuesser:
         # however the key table rates that card: playtests lost on CHESS while GUITAR was the
         # open half of NOTE: 2, on WIG with APRON and IRON open from SEWING: 3, and on BICYCLE
         # after ICE: 2 and NORTH: 2 had both pointed at SNOWFLAKE. A person plays the clue.
-        pool = [w for w in chances if meant[w] >= self.leftover_min] or list(chances)
-        best = max(pool, key=chances.get)  # first of equals in board order
+        leftovers = self._open_leftovers(view, meant)
+        if leftovers:  # the plainest first; the key table breaks near ties
+            best = max(leftovers, key=lambda w: meant[w] + 0.1 * chances[w])
+            return best
+        best = max(chances, key=chances.get)  # first of equals in board order
         return best if chances[best] > 0 else None
 
     def sudden_death_chances(self, view: GuesserView) -> dict[str, float]:
@@ -328,10 +333,24 @@ class HumanGuesser:
         return self._sudden_death_reading(view)[0]
 
     def sudden_death_leftovers(self, view: GuesserView) -> dict[str, float]:
-        """The open leftovers of the partner's clues: each card some clue still meant with at
-        least ``leftover_min`` chance, with that chance."""
+        """The open leftovers of the partner's clues, each with the chance a clue meant it."""
         meant = self._sudden_death_reading(view)[1]
-        return {w: m for w, m in meant.items() if m >= self.leftover_min}
+        return {w: meant[w] for w in self._open_leftovers(view, meant)}
+
+    def _open_leftovers(self, view: GuesserView, meant: dict[str, float]) -> list[str]:
+        """Cards a clue of the partner's still means with at least ``leftover_min`` chance and
+        that call that clue to mind (``leftover_evoke``). Why the second test: among the few
+        cards left the reader's shares spread over cards with no link at all (ICE: 2 and
+        NORTH: 2 gave FLEET 0.6), so a share alone does not say a clue points there."""
+        cards = [w for w, m in meant.items() if m >= self.leftover_min]
+        if not cards:
+            return []
+        clues = [e.clue.word for e in view.history if not e.clue.is_zero and self.reader.reads(e.clue.word)]
+        if not clues:
+            return []
+        x = self.reader.features(cards, clues)  # (clues, cards, features)
+        plain = median_evoke(x, len(self.reader.model_names)).max(axis=0)
+        return [w for w, e in zip(cards, plain) if e >= self.leftover_evoke]
 
     def _sudden_death_reading(self, view: GuesserView) -> tuple[dict[str, float], dict[str, float]]:
         """(chance green on the partner's side, chance one of their clues meant it) per card."""
