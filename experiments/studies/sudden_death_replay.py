@@ -15,6 +15,11 @@ recorded" columns), which checks the replay itself.
 
 ``--results`` is the output folder of ``leave_one_out.py`` (its per-game files). ``--kind``
 picks the cells: ``robust`` (G held out, the default), ``robust, family`` or ``reference``.
+``--file`` takes one ``spymaster-ai bench duet --results F.jsonl`` file instead, e.g. the
+human pair's games, to compare the human guesser's sudden-death rules on the same positions:
+
+    python experiments/studies/sudden_death_replay.py --file human_pair.jsonl \
+        --guesser "human:leftovers_first=false"
 """
 
 from __future__ import annotations
@@ -151,7 +156,8 @@ def _bins(cell: Cell) -> list[str]:
 
 
 def report(cells: dict[str, tuple[str, Cell]], spec: str, kind: str, results: Path) -> str:
-    lines = [f"Sudden death played again from `{results}`: {LABELS[kind]}, every game that reached sudden death, "
+    what = "one results file" if kind == "file" else LABELS[kind]
+    lines = [f"Sudden death played again from `{results}`: {what}, every game that reached sudden death, "
              f"replayed to its first sudden-death move and played on by `{spec}` (`{{G}}`: the cell's guesser).", "",
              "| guesser G | sudden-death games | recorded wins | replay with the recorded guesser matches | "
              f"wins with `{spec}` | " + " | ".join(f"{lo} green left" if lo == hi == 1 else f"{lo} greens left" if lo == hi
@@ -177,7 +183,9 @@ def report(cells: dict[str, tuple[str, Cell]], spec: str, kind: str, results: Pa
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--results", type=Path, required=True, help="a leave_one_out.py output folder")
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--results", type=Path, help="a leave_one_out.py output folder")
+    where.add_argument("--file", type=Path, help="one bench duet --results file (its guesser stands as G)")
     ap.add_argument("--guesser", default="{G}", help="guesser spec for sudden death; {G}: the cell's guesser model")
     ap.add_argument("--kind", default="robust", choices=KINDS, help="which cells (default: robust, G held out)")
     ap.add_argument("--out", type=Path, help="write the markdown table here (default: print it)")
@@ -185,7 +193,13 @@ def main() -> None:
     from spymaster_ai.agents.registry import check_spec, make_guesser
 
     check_spec("guesser", args.guesser.replace("{G}", "minilm"))  # a bad parameter fails before any replay
-    text = report(study(args.results, args.guesser, args.kind, make_guesser), args.guesser, args.kind, args.results)
+    if args.file is not None:
+        if not args.file.is_file():
+            raise SystemExit(f"{args.file}: no such results file")
+        cells = {"(file)": (args.file.name, study_cell(args.file, make_guesser, args.guesser))}
+        text = report(cells, args.guesser, "file", args.file)
+    else:
+        text = report(study(args.results, args.guesser, args.kind, make_guesser), args.guesser, args.kind, args.results)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
         print(f"wrote {args.out}")

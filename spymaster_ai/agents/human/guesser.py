@@ -56,6 +56,7 @@ class HumanGuesser:
     clue's first guess, no card whose chance of being the assassin (Duet: black on the
     partner's side) is above this.
     ``bonus_p``: past the count, an earlier clue's leftover is guessed only at this chance.
+    ``leftovers_first`` (False: the card likeliest green, as before 2026-12-04) and
     ``leftover_min``: in sudden death, a card a partner's clue still means with this chance
     and that calls it to mind at least ``leftover_evoke`` (as ``min_evoke``) is an open
     leftover; the plainest open leftover is taken before any card no clue points to.
@@ -74,7 +75,8 @@ class HumanGuesser:
     def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
                  wrong_cost: float = 0.4, duet_wrong_cost: float = 0.4, bonus_p: float = 0.85, memory: float = 0.3,
                  min_evoke: float = 1.0, read_declines: bool = True, max_black: float = 1.0,
-                 leftover_min: float = 0.15, leftover_evoke: float = 1.0, classic_meant: bool = True) -> None:
+                 leftovers_first: bool = True, leftover_min: float = 0.15, leftover_evoke: float = 1.0,
+                 classic_meant: bool = True) -> None:
         for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost),
                             ("duet_wrong_cost", duet_wrong_cost), ("memory", memory)):
             if value < 0:
@@ -91,6 +93,7 @@ class HumanGuesser:
         self.max_black = float(max_black)
         if not 0.0 < leftover_min <= 1.0:
             raise ValueError(f"leftover_min must be in (0, 1], got {leftover_min}")
+        self.leftovers_first = bool(leftovers_first)
         self.leftover_min = float(leftover_min)
         self.leftover_evoke = float(leftover_evoke)
         self.bonus_p = float(bonus_p)
@@ -321,7 +324,7 @@ class HumanGuesser:
         # however the key table rates that card: playtests lost on CHESS while GUITAR was the
         # open half of NOTE: 2, on WIG with APRON and IRON open from SEWING: 3, and on BICYCLE
         # after ICE: 2 and NORTH: 2 had both pointed at SNOWFLAKE. A person plays the clue.
-        leftovers = self._open_leftovers(view, meant)
+        leftovers = self._open_leftovers(view, meant) if self.leftovers_first else []
         if leftovers:  # the plainest first; the key table breaks near ties
             best = max(leftovers, key=lambda w: meant[w] + 0.1 * chances[w])
             return best
