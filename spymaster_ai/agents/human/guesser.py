@@ -361,11 +361,19 @@ class HumanGuesser:
         mask = self._guessable(view)
         column = {w: i for i, w in enumerate(view.words)}
         meant = np.zeros(len(view.words))
-        for entry in view.history:
+        found_for = [[w for w, o in zip(e.guesses, e.outcomes) if o in ("green", "own") and w in column]
+                     for e in view.history]
+        # the partner's greens I found outside any clue's turn (in sudden death): covered, not
+        # green on my side (so not found by the partner for my clues), and in no turn of mine
+        in_turns = {w for found in found_for for w in found}
+        own = dict(zip(view.words, view.own_side or ()))
+        found_late = [w for w, ident in view.revealed if ident == "green" and w in column
+                      and w not in in_turns and own.get(w) != "green"]
+        for k, entry in enumerate(view.history):
             if entry.clue.is_zero:
                 continue
-            found = [w for w, o in zip(entry.guesses, entry.outcomes) if o in ("green", "own") and w in column]
-            count = len(found) + 1 if entry.clue.unlimited else entry.clue.count
+            found = [w for later in found_for[k:] for w in later] + found_late
+            count = len(found_for[k]) + 1 if entry.clue.unlimited else entry.clue.count
             then = mask.copy()
             then[[column[w] for w in found]] = True
             if self.reader.reads(entry.clue.word):
@@ -374,8 +382,10 @@ class HumanGuesser:
             else:
                 p = then / max(then.sum(), 1)
                 p_left = mask / max(mask.sum(), 1)
-            # the cards found for it were meant with chance min(1, n p_j); the rest of its count
-            # is still on the board, read among the cards left
+            # every card found since it was given (for it or for a later clue) was meant by it
+            # with chance min(1, n p_j): a playtest lost on WHEEL with FAST: 3's cards all found
+            # under later clues; the rest of its count is still on the board, read among the
+            # cards left
             still = max(0.0, count - sum(min(1.0, count * p[column[w]]) for w in found))
             meant = 1.0 - (1.0 - meant) * (1.0 - np.minimum(1.0, still * p_left) * mask)
         chances, meant_by = {}, {}
