@@ -93,3 +93,40 @@ def test_the_german_ai_guesser_reads_with_use3() -> None:
     assert german.startswith("use3:stop_threshold=") and "duet_extra_ratio=3.0" in german
     for lang in ("vi", "fa"):
         assert PlaySettings(mode="duet", seed=1, lang=lang, agent="e5small").ai_guesser_spec().startswith("e5small:")
+
+
+# Issue 40: Persian typed with Arabic letters, ZWNJ in messages, Vietnamese typed without marks.
+def _session(lang: str) -> Session:
+    settings = PlaySettings(mode="duet", seed=4, lang=lang, first="human", agent="e5small")
+    game, labels = new_game(settings)
+    return Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": RecordingGuesser()}, labels)
+
+
+def test_a_persian_guess_with_arabic_yeh_or_kaf_names_its_card() -> None:
+    session = _session("fa")
+    fold = session._spelling_fold()
+    cards = list(session.game.words)  # مسواک, صندلی (Persian kaf and yeh) on this board
+    assert match_card("مسواك", cards, set(cards), fold=fold) == "مسواک"
+    assert match_card("صندلي", cards, set(cards), fold=fold) == "صندلی"
+    arabic = ["مسواك", "صندلي"]  # and the reverse: a card written with Arabic letters
+    assert match_card("مسواک", arabic, set(arabic), fold=fold) == "مسواك"
+
+
+def test_a_refusal_shows_the_persian_zwnj_itself() -> None:
+    reply = _session("fa").answer("طلا\u200cیی 1")  # طلا is on the board: a form (RULES.md §4)
+    error = next(e.text for e in reply.events if e.kind == "error")
+    assert "\u200c" in error and "\\u200c" not in error and "rule 2" in error and "طلا" in error
+
+
+def test_a_vietnamese_clue_typed_without_marks_is_read_not_called_english() -> None:
+    session = _session("vi")
+    reply = session.answer("tien 1")
+    assert reply.moved and "read TIEN as TIỀN" in [e.text for e in reply.events if e.kind == "info"]
+    assert [a["word"] for a in session.game.actions if a["type"] == "clue"] == ["tiền"]
+
+
+def test_a_vietnamese_guess_typed_without_marks_names_its_card() -> None:
+    session = _session("vi")
+    cards = list(session.game.words)
+    assert match_card("giay", cards, set(cards), fold=session._spelling_fold()) == "giày"
+    assert match_card("suong mu", cards, set(cards), fold=session._spelling_fold()) == "sương mù"

@@ -12,7 +12,7 @@ import difflib
 import re
 from typing import Callable, Collection, Iterable, Mapping, Optional, Sequence
 
-from ..rules.cards import normalise_word
+from ..rules.cards import normalise_word, quoted
 from ..rules.moves import Clue
 
 __all__ = ["COMMANDS", "InputError", "command_of", "match_card", "names_as_typed", "parse_clue", "read_spelling"]
@@ -101,11 +101,11 @@ def match_card(
             return ok[0]
         if len(ok) > 1:
             shown = ", ".join(labels.get(c, c).upper() for c in ok)
-            raise InputError(f"{text.strip()!r} is ambiguous: it could be {shown}; type more letters")
+            raise InputError(f"{quoted(text.strip())} is ambiguous: it could be {shown}; type more letters")
         card = hits[0]
         reason = why_not.get(card, "cannot be chosen now")
         raise InputError(f"{labels.get(card, card).upper()} {reason}")
-    message = f"{text.strip()!r} is not a card on this board"
+    message = f"{quoted(text.strip())} is not a card on this board"
     near = _closest(typed, [c for c in cards if c in allowed], names, words)
     if near is not None:
         message += f". Did you mean {labels.get(near, near).upper()}?"
@@ -135,7 +135,7 @@ def parse_clue(text: str, max_count: int) -> Clue:
     m = _CLUE.match(line)
     if not m:
         raise InputError(
-            f"{line!r} is not a clue: type a word and a number, e.g. 'ocean 2' (or 'ocean 0', 'ocean unlimited')"
+            f"{quoted(line)} is not a clue: type a word and a number, e.g. 'ocean 2' (or 'ocean 0', 'ocean unlimited')"
         )
     word = (m.group("word") or m.group("word2")).strip().strip(":,=").strip()
     num = (m.group("num") or m.group("num2")).lower()

@@ -482,27 +482,45 @@ class Session:
         return _Move("cover" if prompt.kind == "cover" else "guess", card=card, note=note)
 
     def _spelling_fold(self) -> Optional[Callable[[str], str]]:
-        """The board language's keyboard spelling fold (German ae/oe/ue/ss), or None."""
-        if self.settings.lang != "de":
-            return None
-        from ..rules.lang.normalise import de_fold
+        """The board language's keyboard spelling fold, or None: German ae/oe/ue/ss; Persian
+        Arabic yeh and kaf (ي, ك) as Persian ی, ک, ZWNJ and diacritics dropped (rules.lang's
+        fa_key, as check-clue reads them); Vietnamese without its marks (tien names TIỀN)."""
+        lang = self.settings.lang
+        if lang == "de":
+            from ..rules.lang.normalise import de_fold
 
-        return de_fold
+            return de_fold
+        if lang == "fa":
+            from ..rules.lang.normalise import fa_key
+
+            return fa_key
+        if lang == "vi":
+            from ..rules.lang.vietnamese import strip_marks
+
+            return strip_marks
+        return None
 
     def _spelled_clue(self, clue: Clue) -> _Move:
-        """The person's clue, read as the German word it spells with ae/oe/ue/ss when that is
-        a card or a known clue word (SUESSIGKEIT -> SÜSSIGKEIT), and a note saying so."""
-        fold = self._spelling_fold()
-        if fold is None:
-            return _Move("clue", clue)
-        from wordfreq import zipf_frequency
-
-        from ..rules.lang.normalise import de_umlaut_spellings
-        from ..rules.lang.words import clue_words
-
+        """The person's clue, read as the word it spells on a keyboard without the language's
+        letters, with a note saying so: German ae/oe/ue/ss when that is a card or a known clue
+        word (SUESSIGKEIT -> SÜSSIGKEIT); Vietnamese typed without marks as the word it most
+        likely is (tien -> tiền, RULES.md §4), never as English."""
+        lang = self.settings.lang
         known = [self.labels.get(w, w) for w in self.game.words]
-        reading = read_spelling(clue.word, [*known, *clue_words(self.settings.lang)], fold,
-                                de_umlaut_spellings, lambda w: zipf_frequency(w, "de"))
+        if lang == "de":
+            from wordfreq import zipf_frequency
+
+            from ..rules.lang.normalise import de_fold, de_umlaut_spellings
+            from ..rules.lang.words import clue_words
+
+            reading = read_spelling(clue.word, [*known, *clue_words(lang)], de_fold,
+                                    de_umlaut_spellings, lambda w: zipf_frequency(w, "de"))
+        elif lang == "vi":
+            from ..rules.lang.vietnamese import toneless_reading
+
+            reading = toneless_reading(clue.word, tuple(known))
+        else:
+            reading = None
         if reading is None:
             return _Move("clue", clue)
         note = f"read {clue.word.strip().upper()} as {reading.upper()}"

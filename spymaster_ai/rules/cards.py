@@ -192,6 +192,12 @@ def deal_words(
     return tuple(_rng(seed).sample(pool, n))
 
 
+def quoted(word: str) -> str:
+    """``word`` quoted for a message as ``repr`` quotes it, but with the zero-width joiner and
+    non-joiner (Persian ZWNJ: کتاب‌ها) shown as themselves: repr writes them as ``\\u200c``."""
+    return repr(str(word)).replace("\\u200c", "\u200c").replace("\\u200d", "\u200d")
+
+
 def normalise_word(word: str) -> str:
     """Canonical form of a card or clue word: trimmed, lower case, single spaces."""
     return " ".join(str(word).strip().lower().split())

@@ -38,7 +38,7 @@ import dataclasses
 from typing import Any, Sequence
 
 from ..views import ClueHistoryEntry, GuesserView, SpymasterView, detached
-from .cards import CLASSIC_LAYOUT, KIM2019_LAYOUT, PICTURES_LAYOUT, ClassicKey, Identity, Team, normalise_word
+from .cards import CLASSIC_LAYOUT, KIM2019_LAYOUT, PICTURES_LAYOUT, ClassicKey, Identity, Team, normalise_word, quoted
 from .moves import (
     AlreadyCoveredError,
     Clue,
@@ -302,7 +302,7 @@ class ClassicGame:
             legal = bool(verdict.legal)
             if not legal and self._legality == "strict":
                 reason = getattr(verdict, "reason", "") or "refused by the legality checker"
-                raise InvalidClueError(f"illegal clue {clue.word!r}: {reason}", verdict)
+                raise InvalidClueError(f"illegal clue {quoted(clue.word)}: {reason}", verdict)
         team = self._team
         self._turns[team] += 1
         self._history.append({"team": team, "clue": clue, "guesses": [], "outcomes": [], "legal": legal})
@@ -612,7 +612,7 @@ class ClassicGame:
     def _position(self, word: str) -> int:
         card = normalise_word(word)
         if card not in self._index:
-            raise NotOnBoardError(f"{word!r} is not a card on this board")
+            raise NotOnBoardError(f"{quoted(word)} is not a card on this board")
         return self._index[card]
 
     def _uncovered_card(self, word: str) -> str:

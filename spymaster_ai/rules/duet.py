@@ -39,7 +39,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .cards import DuetIdentity, DuetKey, Player, normalise_word
+from .cards import DuetIdentity, DuetKey, Player, normalise_word, quoted
 from .moves import (
     AlreadyCoveredError,
     Clue,
@@ -370,7 +370,7 @@ class DuetGame:
             )
             legal = bool(verdict.legal)
             if not legal and self._legality == "strict":
-                raise InvalidClueError(f"illegal clue {word!r}: {verdict.reason}", verdict)
+                raise InvalidClueError(f"illegal clue {quoted(word)}: {verdict.reason}", verdict)
         penalised = not legal
 
         self.actions.append(
@@ -764,7 +764,7 @@ class DuetGame:
         w = normalise_word(word)
         i = self._index.get(w)
         if i is None:
-            raise NotOnBoardError(f"{word!r} is not a card on this board")
+            raise NotOnBoardError(f"{quoted(word)} is not a card on this board")
         if i in self._covered:
             raise AlreadyCoveredError(f"{w!r} is already covered")
         if (i, guesser) in self._marks:

@@ -7,8 +7,10 @@ morphology and must keep every English verdict as it is; other languages come he
 
 1. the clue is a visible card (same key: "کتاب‌ها" and "کتابها" are one word);
 2. it shares a form with one (lemma, suffix, umlaut or ß/ss fold, tone-mark placement);
-3. it is a part of a visible compound, is built on a visible word, or shares a part with a
-   visible compound ("Huf" with HUFEISEN, "Schneemann" with SCHNEE, "cá" with CÁ MẬP);
+3. it is a part of a visible compound, is built on a visible word, or (German, Persian) shares
+   a part with a visible compound ("Huf" with HUFEISEN, "Schneemann" with SCHNEE, "cá" with
+   CÁ MẬP, "ردپا" with رد); Vietnamese words that only share a syllable are different words
+   ("phòng ngủ" with XÀ PHÒNG: :data:`SHARED_PARTS_COLLIDE`);
 6. it is an English translation of a visible card (CLDR emoji names: ``translations_<lang>``);
 4. it is not one word (a Vietnamese word of several syllables is one word when the
    dictionary lists it; place names and options as in English);
@@ -42,6 +44,7 @@ from ..legality.verdicts import (
     Verdict,
 )
 from .normalise import normalise
+from .persian import built_on
 
 PICTURE_PREFIX = "pic:"  # a picture card's id (pictures.deck.PICTURE_PREFIX; rules import no pictures code at load)
 from .words import LANGUAGES, LangWord, translations, upper
@@ -67,6 +70,9 @@ COLOUR_WORDS: dict[str, frozenset[str]] = {
     "fa": frozenset("سیاه مشکی سفید قرمز سرخ سبز زرد آبی قهوه‌ای بنفش صورتی نارنجی خاکستری طوسی رنگ رنگی".split()),
 }
 _LATIN = re.compile(r"[a-z]+(?: [a-z]+)?")
+# Languages where two compounds sharing a part collide (footprint with FOOTBALL). Not
+# Vietnamese: a word that shares one syllable with a card is another word (RULES.md §4).
+SHARED_PARTS_COLLIDE = frozenset({"de", "fa"})
 
 
 def analyse(lang: str, text: str) -> LangWord:
@@ -113,7 +119,9 @@ def _board_violation(lang: str, clue: LangWord, cards: Sequence[tuple[str, LangW
             what = f"is a part of the visible compound {upper(card.shown)}"
         elif clue.parts & card.forms:
             what = f"is built on the visible board word {upper(card.shown)}"
-        elif clue.parts & card.parts:
+        elif lang == "fa" and built_on(clue.key, card.key):
+            what = f"is a compound built on the visible board word {upper(card.shown)}"
+        elif lang in SHARED_PARTS_COLLIDE and clue.parts & card.parts:
             shared = sorted(clue.parts & card.parts)[0]
             what = f'shares the part "{shared}" with the visible board word {upper(card.shown)}'
         else:
@@ -223,13 +231,28 @@ def _captions(lang: str, card: str) -> tuple[str, ...]:
     return () if found is None else tuple(p.caption for p in load_deck(lang).parts(card))
 
 
+def _reading(lang: str, clue: str) -> str | None:
+    """What a clue typed without its marks is read as (Vietnamese "tien" -> "tiền"), or None."""
+    if lang != "vi":
+        return None
+    from .vietnamese import toneless_reading
+
+    return toneless_reading(str(clue))
+
+
 def check_clue_in(lang: str, clue: str, visible: Sequence[str], options: LegalityOptions, count: int | None) -> Verdict:
-    """``check_clue`` for a German, Vietnamese or Persian board."""
-    read = _read_clue(lang, clue)
+    """``check_clue`` for a German, Vietnamese or Persian board. A Vietnamese clue typed
+    without its marks is checked as the word it most likely is, and the reason says so."""
+    reading = _reading(lang, clue)
+    read = _read_clue(lang, reading or clue)
     if isinstance(read, Verdict):
         return read
     found = _violation(lang, read, _cards(lang, visible, options), options, count)
-    return found or Verdict(True, None, None, f'"{read.shown}" is a legal clue')
+    verdict = found or Verdict(True, None, None, f'"{read.shown}" is a legal clue')
+    if reading is None:
+        return verdict
+    note = f'"{normalise(lang, clue)}" is read as "{reading}" (typed without its tone marks): '
+    return Verdict(verdict.legal, verdict.rule, verdict.collides_with, note + verdict.reason)
 
 
 def legal_mask_in(lang: str, candidates: Sequence[str], visible: Sequence[str], options: LegalityOptions) -> list[bool]:
@@ -242,13 +265,15 @@ def legal_mask_in(lang: str, candidates: Sequence[str], visible: Sequence[str], 
     english = frozenset().union(*(table.get(c.shown, frozenset()) for _, c in cards)) if cards else frozenset()
     positions = POSITION_WORDS[lang]
     out = []
+    fa_cards = [c.key for _, c in cards] if lang == "fa" else []
     for raw in candidates:
-        read = _read_clue(lang, str(raw))
+        read = _read_clue(lang, _reading(lang, raw) or str(raw))
         if isinstance(read, Verdict):
             out.append(False)
         elif (read.keys.isdisjoint(touch) and read.one_word and read.shown not in positions
               and _english_roots(read).isdisjoint(english) and (read.known or not _LATIN.fullmatch(read.shown))
-              and not (colours and _is_colour(lang, read))):
+              and not (colours and _is_colour(lang, read))
+              and not any(built_on(read.key, key) for key in fa_cards)):
             out.append(True)
         else:
             out.append(_violation(lang, read, cards, options, None) is None)

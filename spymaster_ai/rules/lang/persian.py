@@ -1,6 +1,14 @@
 """Persian words: normalised first (yeh, kaf, diacritics, ZWNJ: :mod:`.normalise`), then plural,
 possessive and comparative suffixes, written joined or after a ZWNJ, are forms (RULES.md §4).
 
+Derivational suffixes are forms too, after vowel-final words as well (§4: طلا -> طلایی,
+ابر -> ابری, دعا -> دعایی, نان -> نانوا -> نانوایی): :data:`_DERIVATIONAL` comes off even a
+lexicon lemma, when what is left is a content word of the lexicon, except for the few words
+that only look derived (:data:`NOT_DERIVED`: ماهی is a fish, not "of the moon"). Ordinals are
+forms of their numbers (هشت -> هشتم, هشتمین; سه -> سوم). A compound written joined and built on
+a card (رد -> ردپا) is found against the card itself (:func:`built_on`), as English finds
+"firetruck" with TRUCK: the card, then a common content word.
+
 A suffix is taken off only when what is left is a word of hazm's lexicon (shipped as
 ``data/lexicon_fa.tsv``), and, when written joined, only when the whole is no lemma of that
 lexicon: "باران" (rain) is a word of its own, not a plural of "بار" (load), while "کتابها" and
@@ -30,6 +38,37 @@ _SUFFIXES = (
     "گان", "یان", "ان", "ات", "ای", "ام", "ی", "م", "ت", "ش",
 )
 
+# Derivational suffixes (adjectives and nouns of quality, the agent noun -وا): "یی"/"ئی" after a
+# vowel (طلایی, دعایی; نانوائی in the older spelling), "ی" after a consonant (ابری, خوبی).
+_DERIVATIONAL = ("وایی", "وائی", "یی", "ئی", "وا", "ی")
+# Words that end like a derivation of another word but are not one (checked on the shipped
+# card list: each card + ی, یی, وا that the lexicon or the clue words hold).
+NOT_DERIVED: dict[str, str] = {
+    "ماهی": "ماه",  # fish, not "of the moon"
+    "پری": "پر",  # fairy, not "feathery"
+    "خالی": "خال",  # empty, not "of a mole"
+    "سپری": "سپر",  # spent (سپری شدن), not "of a shield"
+    "پروا": "پر",  # fear
+    "شنوا": "شن",  # able to hear (شنو-), not sand
+    "سهوا": "سه",  # by mistake
+    "جنوا": "جن",  # Genoa
+    "کشتی": "کشت",  # ship
+    "سینی": "سین",  # tray
+}
+# Number words and their ordinals (-م, -مین; سه -> سوم): ordinals are forms of the number.
+_NUMBERS = frozenset("یک دو سه چهار پنج شش هفت هشت نه ده یازده دوازده سیزده چهارده پانزده شانزده هفده هجده "
+                     "نوزده بیست سی چهل پنجاه شصت هفتاد هشتاد نود صد هزار میلیون میلیارد".split())
+_ORDINAL_STEMS = {"سو": "سه", "یکم": "یک"}
+# The rest of a joined compound built on a card (رد + پا): a content word at least this common.
+BUILT_ON_ZIPF = 4.0
+# Words that start or end with a card and a common word but are no compound of them (the
+# false hits among the shipped clue words against the shipped cards, reviewed by hand):
+# loanwords and names (سناتور, میانمار) and words of other morphemes (فراموش, پرستار, بی‌شمار).
+NOT_BUILT_ON = frozenset("فراموش پرستار سناتور متناسب مارشال میانمار بیشمار پروفیل میشیگان پاستور نامشخص "
+                         "فردریش بوداپست کامران سیرجان همینگوی پرشکوه بادوام".split())
+# A compound with a piece under three letters counts only when it is this rare (ردپا: 0).
+SHORT_PIECE_CLUE_ZIPF = 3.0
+
 
 @lru_cache(maxsize=1)
 def lexicon() -> dict[str, str]:
@@ -51,6 +90,42 @@ def _strippable(key: str, suffix: str) -> bool:
     return tag != "" or len(suffix) >= 2
 
 
+def _derived_stems(key: str) -> set[str]:
+    """Keys of the words ``key`` is derived from by one derivational suffix or as an ordinal."""
+    out = set()
+    for suffix in _DERIVATIONAL:
+        stem = key[: -len(suffix)]
+        if key.endswith(suffix) and len(stem) >= 2 and lexicon().get(stem) == "L" and NOT_DERIVED.get(key) != stem:
+            out.add(stem)
+    for suffix in ("مین", "م", "امین", "ام"):
+        stem = key[: -len(suffix)]
+        if key.endswith(suffix) and stem:
+            stem = _ORDINAL_STEMS.get(stem, stem)
+            if stem in _NUMBERS:
+                out.add(stem)
+    return out
+
+
+def built_on(clue_key: str, card_key: str) -> bool:
+    """Whether a joined compound ``clue_key`` is the card and a common content word, in either
+    order (ردپا with رد); "بهشت" with هشت is not (به is no content word), "ماهی" with ماه is
+    not (ی is a suffix)."""
+    if len(card_key) < 2 or len(clue_key) < len(card_key) + 2 or clue_key in NOT_BUILT_ON:
+        return False
+    rests = []
+    if clue_key.startswith(card_key):
+        rests.append(clue_key[len(card_key):])
+    if clue_key.endswith(card_key):
+        rests.append(clue_key[: -len(card_key)])
+    if not any(rest not in _SUFFIXES and lexicon().get(rest) == "L" and zipf_frequency(rest, "fa") >= BUILT_ON_ZIPF
+               for rest in rests):
+        return False
+    # Two- and three-letter words hide in many longer ones (تهران: ته + ران, زنده: زن + ده): with
+    # a piece that short, only a clue that is no common word of its own is read as built on it.
+    short = len(card_key) < 3 or any(len(rest) < 3 for rest in rests)
+    return not short or zipf_frequency(clue_key, "fa") < SHORT_PIECE_CLUE_ZIPF
+
+
 def _stems(shown: str, guard: bool = True) -> set[str]:
     """Keys of the words left after taking off suffixes, one or more (کتاب‌هایم -> کتاب);
     ``guard=False`` strips a lexicon lemma too (a compound's piece: "زمینی" in "سیب‌زمینی")."""
@@ -65,6 +140,13 @@ def _stems(shown: str, guard: bool = True) -> set[str]:
                    if key.endswith(s) and word.endswith(s) and (not guard or _strippable(key, s))]
         if key.endswith("گان") and not any(s == "گان" for _, s in pieces):  # ستارگان -> ستاره: the گ/ه plural is never a word's own ending
             pieces.append((word[:-3], "گان"))
+        if zwnj and fa_key(tail) in _DERIVATIONAL and lexicon().get(fa_key(head)) == "L":  # طلا‌یی
+            if fa_key(head) not in out:
+                out.add(fa_key(head))
+                frontier.append(head)
+        for stem_key in _derived_stems(key) - out:
+            out.add(stem_key)
+            frontier.append(stem_key)
         for stem, suffix in pieces:
             stem = stem.rstrip(ZWNJ)
             candidates = [stem] + ([stem + "ه"] if suffix == "گان" else [])
