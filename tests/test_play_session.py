@@ -774,3 +774,12 @@ def test_why_names_every_target_of_an_ai_clue_once_the_game_is_over():
     assert session.is_over
     text = session.why()
     assert f"aimed at {', '.join(t.upper() for t in targets)}" in text and "not found yet" not in text
+
+
+def test_the_end_summary_shows_how_the_ai_read_the_persons_clues():
+    # 'why' cannot be typed once a terminal game has ended: playtesters never saw the readings
+    session = start(PlaySettings(mode="duet", seed=19, first="human"))
+    session.readings.append(("ocean", [(session.game.words[0], 0.6), (session.game.words[1], 0.3)]))
+    events, _ = session.summary()
+    text = "\n".join(e.text for e in events)
+    assert "How the AI read your clues" in text and f"OCEAN: {session.game.words[0].upper()} 60%" in text

@@ -369,6 +369,11 @@ class Session:
             for giver, clue, targets in self.targets:
                 aimed = ", ".join(self.label(t) for t in targets) if targets else "(not reported)"
                 events.append(Event("info", f"  {giver}: {clue.upper()} -> {aimed}"))
+        if self.readings:  # the other half of 'why', which cannot be typed once the game has ended
+            events.append(Event("info", "How the AI read your clues (its first pick, by its chances):"))
+            for clue, reading, *_ in self.readings:
+                shares = ", ".join(f"{self.label(card)} {share:.0%}" for card, share in reading)
+                events.append(Event("info", f"  {clue.upper()}: {shares}"))
         return events, key_screen(self.game, self.labels, "The key card")
 
     # ================================================================= whose move
