@@ -59,7 +59,8 @@ class HumanGuesser:
     ``leftovers_first`` (False: the card likeliest green, as before 2026-12-04) and
     ``leftover_min``: in sudden death, a card a partner's clue still means with this chance
     and that calls it to mind at least ``leftover_evoke`` (as ``min_evoke``) is an open
-    leftover; the plainest open leftover is taken before any card no clue points to.
+    leftover; the plainest open leftover (``plainest_first``; else the one likeliest green) is
+    taken before any card no clue points to.
     ``memory``: how much an earlier unfinished clue's reading adds to a card (as a share of
     the current clue's probability). ``min_evoke``: after a clue's first guess, how strongly
     (standard deviations, the median reader model) a card must call the clue to mind; on
@@ -75,7 +76,8 @@ class HumanGuesser:
     def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
                  wrong_cost: float = 0.4, duet_wrong_cost: float = 0.4, bonus_p: float = 0.85, memory: float = 0.3,
                  min_evoke: float = 1.0, read_declines: bool = True, max_black: float = 1.0,
-                 leftovers_first: bool = True, leftover_min: float = 0.15, leftover_evoke: float = 1.0,
+                 leftovers_first: bool = True, plainest_first: bool = True, leftover_min: float = 0.3,
+                 leftover_evoke: float = 1.0,
                  classic_meant: bool = True) -> None:
         for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost),
                             ("duet_wrong_cost", duet_wrong_cost), ("memory", memory)):
@@ -94,6 +96,7 @@ class HumanGuesser:
         if not 0.0 < leftover_min <= 1.0:
             raise ValueError(f"leftover_min must be in (0, 1], got {leftover_min}")
         self.leftovers_first = bool(leftovers_first)
+        self.plainest_first = bool(plainest_first)
         self.leftover_min = float(leftover_min)
         self.leftover_evoke = float(leftover_evoke)
         self.bonus_p = float(bonus_p)
@@ -325,9 +328,9 @@ class HumanGuesser:
         # open half of NOTE: 2, on WIG with APRON and IRON open from SEWING: 3, and on BICYCLE
         # after ICE: 2 and NORTH: 2 had both pointed at SNOWFLAKE. A person plays the clue.
         leftovers = self._open_leftovers(view, meant) if self.leftovers_first else []
-        if leftovers:  # the plainest first; the key table breaks near ties
-            best = max(leftovers, key=lambda w: meant[w] + 0.1 * chances[w])
-            return best
+        if leftovers:  # the plainest first, the key table breaking near ties; or the likeliest green
+            weigh = (lambda w: meant[w] + 0.1 * chances[w]) if self.plainest_first else chances.get
+            return max(leftovers, key=weigh)
         best = max(chances, key=chances.get)  # first of equals in board order
         return best if chances[best] > 0 else None
 
