@@ -12,7 +12,8 @@ games that link all three tasks), each group is scored by the reader fitted on t
 Reported per candidate: top-1 agreement with the human's first guess, the first guess's
 mean log-likelihood, and the share of first picks on the giver's intended target (the
 ``eval human`` understanding figure). ``--write`` refits the chosen setting on every game
-and writes ``reader_params.json`` with its provenance.
+and writes ``reader_params.json`` with its provenance. ``--phrase-prior``: the logit a phrase
+link adds, held rather than fitted (the first value of a comma list is the one written).
 
     python experiments/human_reader.py --data ../shared/data/human-duet --write
 """
@@ -43,15 +44,17 @@ def columns(models_used: tuple[str, ...], all_models: tuple[str, ...], drop: tup
     return np.array([names.index(k) for k in keep])
 
 
-def cross_validate(sets, n_guess, first_of_row, join, cols, l2: float, folds: int):
+def cross_validate(sets, n_guess, first_of_row, join, cols, l2: float, folds: int, fixed: dict | None = None):
+    """Out-of-fold figures; ``fixed``: full-width column -> held raw slope (a prior)."""
     from sklearn.model_selection import GroupKFold
 
     groups = np.array([s.group for s in sets])
     sub = [ChoiceSet(s.x[:, cols], s.chosen, s.weight, s.group) for s in sets]
+    held = {list(cols).index(j): v for j, v in (fixed or {}).items() if j in cols}
     top1, loglik = [], []
     predicted: dict[int, np.ndarray] = {}
     for train, test in GroupKFold(n_splits=folds).split(np.zeros(len(sets)), groups=groups):
-        mean, scale, w = fit_conditional_logit([sub[i] for i in train], l2)
+        mean, scale, w = fit_conditional_logit([sub[i] for i in train], l2, fixed=held)
         for i in test:
             if i >= n_guess:
                 continue
@@ -87,6 +90,8 @@ def main(argv=None) -> int:
     ap.add_argument("--intended", type=float, default=0.5)
     ap.add_argument("--intended-on", default="clue", choices=("clue", "board"))
     ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--phrase-prior", default="fit",
+                    help="the logit a phrase link adds, held rather than fitted ('fit': fitted); a comma list compares several")
     ap.add_argument("--grid", action="store_true", help="compare model sets and weights (slower)")
     ap.add_argument("--write", action="store_true", help=f"refit on every game and write {PARAMS_PATH}")
     ap.add_argument("--out", help="write the comparison table (markdown) here")
@@ -96,37 +101,41 @@ def main(argv=None) -> int:
     dataset = load_human_data(args.data)
     join = join_intended_targets(dataset.guesses, dataset.clues)
     reader = extraction_reader(all_models)
-    lines = ["| models | without | later | intended | l2 | top-1 | log-lik | intended hit | first guesses |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    configs = [(all_models, (), args.later, args.intended, args.l2)]
+    lines = ["| models | without | later | intended | l2 | phrase prior | top-1 | log-lik | intended hit | first guesses |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    priors = [None if p == "fit" else float(p) for p in args.phrase_prior.split(",")]
+    configs = [(all_models, (), args.later, args.intended, args.l2, prior) for prior in priors]
     if args.grid:
         configs = []
         for later in (0.0, 0.5, 1.0):
             for intended in (0.0, 0.5, 1.0):
-                configs.append((all_models, (), later, intended, args.l2))
+                configs.append((all_models, (), later, intended, args.l2, priors[0]))
         for m in all_models:
-            configs.append(((m,), (), args.later, args.intended, args.l2))
-            configs.append((tuple(x for x in all_models if x != m), (), args.later, args.intended, args.l2))
+            configs.append(((m,), (), args.later, args.intended, args.l2, priors[0]))
+            configs.append((tuple(x for x in all_models if x != m), (), args.later, args.intended, args.l2, priors[0]))
         for feature in PER_MODEL + CARD_FEATURES:
-            configs.append((all_models, (feature,), args.later, args.intended, args.l2))
+            configs.append((all_models, (feature,), args.later, args.intended, args.l2, priors[0]))
         for l2 in (0.1, 10.0):
-            configs.append((all_models, (), args.later, args.intended, l2))
+            configs.append((all_models, (), args.later, args.intended, l2, priors[0]))
     cache: dict[tuple[float, float], tuple] = {}
-    for models_used, drop, later, intended, l2 in configs:
+    for models_used, drop, later, intended, l2, prior in configs:
         key = (later, intended)
         if key not in cache:
             cache[key] = build_choice_sets(dataset, reader, FitSettings(later, intended, l2, args.intended_on))
         sets, n_guess, first_of_row = cache[key]
         cols = columns(models_used, all_models, drop)
-        t1, ll, n, predicted, targets_of = cross_validate(sets, n_guess, first_of_row, join, cols, l2, args.folds)
+        fixed = FitSettings(phrase_prior=prior).fixed_weights(feature_names(all_models))
+        t1, ll, n, predicted, targets_of = cross_validate(sets, n_guess, first_of_row, join, cols, l2, args.folds, fixed)
         hit, n_hit = understanding(dataset, predicted, first_of_row, targets_of)
-        line = f"| {'+'.join(models_used)} | {','.join(drop) or '-'} | {later} | {intended} | {l2} | {t1:.3f} | {ll:.3f} | {hit:.3f} ({n_hit}) | {n} |"
+        shown = "fitted" if prior is None else prior
+        line = (f"| {'+'.join(models_used)} | {','.join(drop) or '-'} | {later} | {intended} | {l2} | {shown} | {t1:.3f} | "
+                f"{ll:.3f} | {hit:.3f} ({n_hit}) | {n} |")
         lines.append(line)
         print(line, flush=True)
     if args.out:
         Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     if args.write:
-        settings = FitSettings(args.later, args.intended, args.l2, args.intended_on)
+        settings = FitSettings(args.later, args.intended, args.l2, args.intended_on, priors[0])
         sets, n_guess, _ = build_choice_sets(dataset, reader, settings)
         params = fit_reader(sets, all_models, settings, provenance={
             "data": "Cultural Codes (Shaikh et al. 2023), Codenames Duet validation split: guess and clue tasks",

@@ -57,7 +57,7 @@ def test_board_z_is_standardised_over_the_visible_cards_only_and_the_lead_names_
     visible = np.array([True, True, False, True, True, True])
     cards = ["a1", "b2", "c3", "d4", "e5", "f6"]
     x = features_from_sims(sims, means, stds, visible, ["w1", "w2", "w3", "w4"], cards)
-    assert x.shape == (4, 6, 2 * len(PER_MODEL) + 2)
+    assert x.shape == (4, 6, 2 * len(PER_MODEL) + 3)
     z = x[:, visible, 0]
     np.testing.assert_allclose(z.mean(axis=1), 0.0, atol=1e-5)
     np.testing.assert_allclose(z.std(axis=1), 1.0, atol=1e-4)

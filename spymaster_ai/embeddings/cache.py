@@ -136,3 +136,34 @@ def load_or_build_json(label: str, key: Mapping[str, Any], build: Callable[[], A
     except OSError as exc:
         warnings.warn(f"could not write list cache {path}: {exc}", CacheWarning, stacklevel=3)
     return value
+
+
+def load_or_build_arrays(label: str, key: Mapping[str, Any], build: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Like :func:`load_or_build` for several arrays of any shape (an index of word pairs),
+    kept together in one ``.npz`` whose checksum is stored beside it."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_")[:60] or "arrays"
+    stem = cache_root() / "arrays" / f"{slug}-{key_digest(key)[:20]}"
+    npz, meta_path = stem.with_suffix(".npz"), stem.with_suffix(".json")
+    if npz.exists() or meta_path.exists():
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if meta.get("format") != CACHE_FORMAT or meta.get("key") != json.loads(json.dumps(key)):
+                raise ValueError("cache key mismatch")
+            if hashlib.sha256(npz.read_bytes()).hexdigest() != meta.get("sha256"):
+                raise ValueError("checksum mismatch")
+            with np.load(npz, allow_pickle=False) as stored:
+                return {name: stored[name] for name in stored.files}
+        except Exception as exc:  # noqa: BLE001 - any unreadable cache is rebuilt
+            warnings.warn(f"rebuilding array cache {npz}: {exc}", CacheWarning, stacklevel=3)
+    arrays = build()
+    try:
+        def save(tmp: Path) -> None:
+            with tmp.open("wb") as handle:
+                np.savez(handle, **arrays)
+
+        _write_atomic(npz, save)
+        meta = {"format": CACHE_FORMAT, "key": key, "sha256": hashlib.sha256(npz.read_bytes()).hexdigest()}
+        _write_atomic(meta_path, lambda tmp: tmp.write_text(json.dumps(meta, indent=1), encoding="utf-8"))
+    except OSError as exc:
+        warnings.warn(f"could not write array cache {npz}: {exc}", CacheWarning, stacklevel=3)
+    return arrays

@@ -43,9 +43,22 @@ class FitSettings:
     # cards only) or "board" (guess turns joined to their giver's turn: among every card then
     # visible, as the guesser saw them)
     intended_on: str = "clue"
+    # the logit a phrase link of strength 1 adds (``phrase_link``), held rather than fitted
+    # (None: fitted like every weight). Why: phrase clues are rare in the human data, so the
+    # fitted weight is what a few dozen cases allow; see experiments/results/phrase_links.md.
+    phrase_prior: Optional[float] = None
 
     def to_json(self) -> dict:
-        return {"later": self.later, "intended": self.intended, "l2": self.l2, "intended_on": self.intended_on}
+        out = {"later": self.later, "intended": self.intended, "l2": self.l2, "intended_on": self.intended_on}
+        if self.phrase_prior is not None:
+            out["phrase_prior"] = self.phrase_prior
+        return out
+
+    def fixed_weights(self, features: Sequence[str]) -> dict[int, float]:
+        """Column -> held raw slope, for :func:`fit_conditional_logit`."""
+        if self.phrase_prior is None or "phrase_link" not in features:
+            return {}
+        return {list(features).index("phrase_link"): float(self.phrase_prior)}
 
 
 def data_fingerprint(dataset: HumanDataset) -> str:
@@ -139,9 +152,10 @@ def build_choice_sets(dataset: HumanDataset, reader: HumanReader, settings: FitS
 
 
 def fit_reader(sets: Sequence[ChoiceSet], models: Sequence[str], settings: FitSettings, provenance: Optional[dict] = None) -> ReaderParams:
-    mean, scale, w = fit_conditional_logit(sets, settings.l2)
     models = tuple(models)
-    return ReaderParams(models, feature_names(models), mean, scale, w, dict(provenance or {}))
+    names = feature_names(models)
+    mean, scale, w = fit_conditional_logit(sets, settings.l2, fixed=settings.fixed_weights(names))
+    return ReaderParams(models, names, mean, scale, w, dict(provenance or {}))
 
 
 class CrossFittedReader(HumanReader):

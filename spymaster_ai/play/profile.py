@@ -251,6 +251,7 @@ _FEATURE_WORDS = {
     "lead": "that clearly beat the next best card for the clue, as {m} reads them,",
     "card_zipf": "with common words",
     "spelled_like": "spelled like the clue (CRAB for GRAB)",
+    "phrase_link": "that stand with the clue in a phrase (STORM for EYE: the eye of the storm)",
 }
 NEGLIGIBLE = 0.05  # a learned shift smaller than this (standardised weight) is not worth saying
 

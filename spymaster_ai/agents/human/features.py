@@ -18,7 +18,10 @@ Per model (``MODELS``: packaged and quick to load, so a first game starts within
 
 Per card: its word frequency (``card_zipf``), and ``spelled_like`` (the clue and the card
 share their first four letters, one contains the other, or they are within edit distance
-1 / 2; see :func:`spelled_like`), which people follow and models do not see.
+1 / 2; see :func:`spelled_like`), which people follow and models do not see; and
+``phrase_link``: the clue and the card stand together in a set phrase, an idiom or a name's
+story (EYE and STORM, JACK and LANTERN; :mod:`spymaster_ai.embeddings.phrase_links`), a link
+people make at once and no embedding holds.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ __all__ = [
     "feature_names",
     "features_from_sims",
     "median_evoke",
+    "phrase_matrix",
     "spelled_like",
     "spelled_matrix",
 ]
@@ -47,7 +51,7 @@ __all__ = [
 # experiments/human_reader.py).
 MODELS = ("minilm", "glove50", "wordllama", "eat")
 PER_MODEL = ("board_z", "evoke", "lead")
-CARD_FEATURES = ("card_zipf", "spelled_like")
+CARD_FEATURES = ("card_zipf", "spelled_like", "phrase_link")
 
 
 def feature_names(models: Sequence[str] = MODELS) -> list[str]:
@@ -92,6 +96,13 @@ def spelled_matrix(clues: Sequence[str], cards: Sequence[str]) -> np.ndarray:
     return out
 
 
+def phrase_matrix(clues: Sequence[str], cards: Sequence[str]) -> np.ndarray:
+    """(clues, cards) float32: how strongly each clue and card stand in one phrase (0: none)."""
+    from ...embeddings.phrase_links import phrase_links
+
+    return phrase_links().links(clues, cards)
+
+
 @lru_cache(maxsize=100_000)
 def _zipf(word: str) -> float:
     return zipf_frequency(word, "en")
@@ -109,6 +120,7 @@ def features_from_sims(
     clues: Sequence[str],
     cards: Sequence[str],
     spelled: np.ndarray | None = None,
+    phrase: np.ndarray | None = None,
 ) -> np.ndarray:
     """(clues, cards, features) float32 for the cards of one board.
 
@@ -116,7 +128,8 @@ def features_from_sims(
     model, (cards,) each card's similarity mean and spread over the reference vocabulary.
     ``visible``: (cards,) bool, the cards still in play: board z-scores and leads are taken
     over them only (features of covered cards are computed but meaningless). ``spelled``:
-    (clues, cards) :func:`spelled_like`, if the caller holds it for the board already.
+    (clues, cards) :func:`spelled_like`, and ``phrase``: (clues, cards) :func:`phrase_matrix`,
+    if the caller holds them for the board already.
     """
     vis = np.asarray(visible, dtype=bool)
     n_clues, n_cards = len(clues), len(cards)
@@ -144,8 +157,12 @@ def features_from_sims(
         out[:, :, base] = z
         out[:, :, base + 1] = evoke
         out[:, :, base + 2] = lead
-    out[:, :, -2] = card_zipf(cards)[None, :]
+    card_base = len(sims) * len(PER_MODEL)
+    out[:, :, card_base] = card_zipf(cards)[None, :]
     if spelled is None:
         spelled = spelled_matrix(clues, cards)
-    out[:, :, -1] = spelled
+    out[:, :, card_base + 1] = spelled
+    if phrase is None:
+        phrase = phrase_matrix(clues, cards)
+    out[:, :, card_base + 2] = phrase
     return out

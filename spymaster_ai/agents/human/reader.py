@@ -129,12 +129,15 @@ def load_params(path: Optional[Path] = None) -> ReaderParams:
 
 
 def fit_conditional_logit(sets: Sequence[ChoiceSet], l2: float = 1.0, mean: Optional[np.ndarray] = None,
-                          scale: Optional[np.ndarray] = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                          scale: Optional[np.ndarray] = None,
+                          fixed: Optional[dict[int, float]] = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(mean, scale, weights) maximising the penalised conditional log-likelihood of ``sets``.
 
     Features are standardised (scikit-learn's StandardScaler over every card of every set)
     and the weights get an L2 penalty of ``l2`` times their squared norm; the optimum is
-    unique, so the fit is deterministic.
+    unique, so the fit is deterministic. ``fixed``: feature column -> the logit one unit of
+    the raw feature adds, held there while the other weights are fitted around it (a prior
+    for a feature the data rarely shows, such as a phrase link).
     """
     from scipy.optimize import minimize
     from sklearn.preprocessing import StandardScaler
@@ -165,7 +168,12 @@ def fit_conditional_logit(sets: Sequence[ChoiceSet], l2: float = 1.0, mean: Opti
         grad = x_chosen - np.einsum("ij,ijk->ik", p, X)
         return -(wts @ ll) + l2 * (w @ w), -(wts @ grad) + 2 * l2 * w
 
-    result = minimize(objective, np.zeros(n_feat), jac=True, method="L-BFGS-B", options={"maxiter": 1000})
+    start = np.zeros(n_feat)
+    bounds = [(None, None)] * n_feat
+    for j, per_unit in (fixed or {}).items():
+        start[j] = per_unit * scale[j]  # the standardised weight of that raw slope
+        bounds[j] = (start[j], start[j])
+    result = minimize(objective, start, jac=True, method="L-BFGS-B", bounds=bounds, options={"maxiter": 1000})
     return np.asarray(mean), np.asarray(scale), result.x
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from ...views import SpymasterView
 from ..partner_model import expected_outcome
 from ..spymaster import ClueOption, EmbeddingSpymaster
-from .features import features_from_sims, median_evoke, spelled_matrix
+from .features import features_from_sims, median_evoke, phrase_matrix, spelled_matrix
 from .reader import REFERENCE_MIN_ZIPF, HumanReader
 
 __all__ = ["HumanSpymaster"]
@@ -92,6 +92,7 @@ class HumanSpymaster(EmbeddingSpymaster):
         self._pending_clue = ""
         self._card_stats: Optional[tuple[tuple[str, ...], list[np.ndarray], list[np.ndarray]]] = None
         self._spelling: Optional[tuple[tuple[str, ...], np.ndarray]] = None
+        self._phrasing: Optional[tuple[tuple[str, ...], np.ndarray]] = None
 
     def _board_stats(self, board) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """Each card's similarity mean and spread over the clue vocabulary, per model: the
@@ -109,6 +110,12 @@ class HumanSpymaster(EmbeddingSpymaster):
         if self._spelling is None or self._spelling[0] != board.words:
             self._spelling = (board.words, spelled_matrix(self.vocabulary, board.words))
         return self._spelling[1]
+
+    def _phrases(self, board) -> np.ndarray:
+        """(vocabulary, cards) float32: the clue and the card stand in one phrase."""
+        if self._phrasing is None or self._phrasing[0] != board.words:
+            self._phrasing = (board.words, phrase_matrix(self.vocabulary, board.words))
+        return self._phrasing[1]
 
     def reset(self, seed: int) -> None:
         super().reset(seed)
@@ -175,7 +182,7 @@ class HumanSpymaster(EmbeddingSpymaster):
         means, stds = self._board_stats(board)
         sims = [board.sim(k).T for k in range(n_models)]  # (vocabulary, cards)
         spelled_all = self._spelled(board)
-        x = features_from_sims(sims, means, stds, guessable, vocab, board.words, spelled_all)
+        x = features_from_sims(sims, means, stds, guessable, vocab, board.words, spelled_all, self._phrases(board))
         logits = self.reader.params_for(board.words).logits(x).astype(np.float32)  # (vocabulary, cards)
 
         cap = max(1, min(self.max_count, len(own_cols), view.clue_number_cap or self.max_count))
