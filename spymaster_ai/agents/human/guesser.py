@@ -347,7 +347,7 @@ class HumanGuesser:
         """Cards a clue of the partner's still means with at least ``leftover_min`` chance and
         that call that clue to mind (``leftover_evoke``). Why the second test: among the few
         cards left the reader's shares spread over cards with no link at all (ICE: 2 and
-        NORTH: 2 gave FLEET 0.6), so a share alone does not say a clue points there."""
+        NORTH: 2 gave FLEET 0.6 on one board), so a share alone does not say a clue points there."""
         cards = [w for w, m in meant.items() if m >= self.leftover_min]
         if not cards:
             return []
