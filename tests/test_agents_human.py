@@ -370,3 +370,49 @@ def test_the_human_spymaster_does_not_aim_again_at_a_card_its_partner_refused(hu
     misread = (ClueHistoryEntry(giver="A", clue=first, guesses=(worst_bad,), outcomes=("bystander",)),)
     declined = spymaster._declined(replace(view, history=misread))
     assert all(ranked[BOARD.index(c)] > ranked[BOARD.index(worst_bad)] for c in declined)
+
+
+# -- association evidence (issue 39) --------------------------------------------------------------
+
+
+def test_the_thesaurus_links_go_both_ways_and_keep_only_what_people_said():
+    from spymaster_ai.agents.human.spymaster import eat_links
+
+    links = eat_links(0.02)
+    assert "walrus" in links["seal"] and "seal" in links["walrus"]  # 5 of about 100 people
+    assert "turtle" not in links.get("fairy", ())
+    assert "captain" in eat_links(0.01)["army"]  # one person of 96 said CAPTAIN for ARMY
+    assert len(eat_links(0.01)["army"]) > len(links["army"])
+
+
+def test_inflected_verb_forms_are_told_from_adjectives_and_nouns():
+    from spymaster_ai.agents.human.spymaster import verb_form
+
+    assert verb_form("placed") and verb_form("wanted")
+    assert not any(verb_form(w) for w in ("tired", "armed", "used", "building", "wedding", "ring", "bed", "place"))
+
+
+@pytest.mark.models
+def test_with_assoc_strength_every_later_target_is_linked_to_the_clue_in_the_thesaurus(human_agents):
+    from spymaster_ai.agents.human.spymaster import _forms, eat_links, verb_form
+    from spymaster_ai.agents.registry import make_spymaster
+
+    own = ["ocean", "beach", "doctor", "nurse", "moon", "sun", "bank", "money", "knight"]
+    assassins = ["crab", "tree", "phone"]
+    view = _giver_view(own, assassins, [w for w in BOARD if w not in own + assassins])
+    links = eat_links(0.02)
+
+    def linked(clue, card):
+        return any(r in links.get(f, ()) for f in _forms(clue) for r in _forms(card))
+
+    def unlinked_later(options):
+        return [o for o in options if o.count >= 2 and not all(linked(o.word, t) for t in o.targets[1:])]
+
+    plain, _ = human_agents
+    plain.reset(0)
+    assert unlinked_later(plain.rank_clues(view, top=300))  # without the test, such targets are counted
+    strict = make_spymaster("human:assoc_strength=0.02,no_verb_forms=true")
+    strict.reset(0)
+    options = strict.rank_clues(view, top=300)
+    assert any(o.count >= 2 for o in options) and not unlinked_later(options)
+    assert not any(verb_form(o.word) for o in options)
