@@ -410,7 +410,11 @@ def test_with_assoc_strength_every_later_target_is_linked_to_the_clue_in_the_the
 
     plain, _ = human_agents
     plain.reset(0)
-    assert unlinked_later(plain.rank_clues(view, top=300))  # without the test, such targets are counted
+    plain_options = plain.rank_clues(view, top=300)
+    assert unlinked_later(plain_options)  # without the test, such targets are counted
+    mask = plain._verb_mask()  # no_verb_forms is the default: PLACED is in the vocabulary, never a clue
+    assert "placed" in plain.vocabulary and mask[plain.vocabulary.index("placed")]
+    assert not mask[plain.vocabulary.index("place")] and not any(verb_form(o.word) for o in plain_options)
     strict = make_spymaster("human:assoc_strength=0.02,no_verb_forms=true")
     strict.reset(0)
     options = strict.rank_clues(view, top=300)

@@ -101,9 +101,31 @@ class HumanSpymaster(EmbeddingSpymaster):
     ``opponent_cost``, ``bystander_cost``: what a wrong card costs, in cards found.
     ``risk``: as in :class:`..spymaster.EmbeddingSpymaster` (0.5 weighs a miss at its cost).
     ``prefer_common``: bonus, in cards, for the commonest clue words (wordfreq's prior).
+    ``no_verb_forms``: no inflected verb as a clue word (PLACED, POINTED: :func:`verb_form`).
+
+    Levers of issue 39, off by default (each screened in ``experiments/results/human_count_levers.md``):
+    ``assoc_strength``: each target from the ``assoc_from``-th on must be linked to the clue in
+    the Edinburgh Associative Thesaurus (either way, at this share of the cue's responses, any
+    lemma: :func:`eat_links`), or read at ``assoc_eat_evoke`` by the ``eat`` model alone, or at
+    ``agree_evoke`` by every reader model; ``unlinked_cost`` (cards): a target without that
+    evidence is charged instead of not counted (0: the links only widen the bars below).
+    ``linked_evoke`` / ``linked_margin``: the evoke bar and the lead a linked target needs.
+    ``finish_evoke`` / ``finish_margin``: a clue for all my last cards (2-3 left) may clear
+    these lower bars (``finish_linked``: only for linked targets). ``short_penalty``: what a
+    count below the clock's need costs (cards).
+
+    Why ``no_verb_forms`` (issue 39): PLACED: 1 is no word a person clues with; it changed 1
+    clue in 40 Duet games with the ``human`` guesser, 2 of 100 with minilm, none of 100 with
+    mpnet, and no game's result. Why the thesaurus levers stay off: a person names SEAL ->
+    WALRUS, not FAIRY -> TURTLE, but asking every later target for a link cut the counts (1.60
+    -> 1.21-1.48 cards a clue) and the games were lost on the clock (Duet with the ``human``
+    guesser 52% -> 8-28% on 40 paired games). Why the finishing levers stay off: they won on
+    the clock (43.0% -> 62.0% on 200 paired games; mpnet and minilm a few games up) with 2-card
+    clues for the last cards whose second link is private (ENERGY: 2 for RICE and STABLE,
+    MESSIAH: 2 for ZOMBIE and CRATER), the kind of clue issue 39 is about.
 
     Why ``min_evoke`` 1.25, ``black_evoke`` 1.5 and ``prefer_common`` 0.3
-    (``experiments/results/human_count_levers.md``, 200 paired Duet games with the ``human``
+    (the table of ``experiments/results/human_count_levers.md`` as of 03bd7b5, 200 paired Duet games with the ``human``
     guesser, the reader with ``eat``): at 2.0 the evoke test held the clues back and the clock
     ran out (20.5% won, 90% of games in sudden death, 1.46 cards a clue); this setting won
     44.0% [37.3, 50.9] (55 games won only here, 8 only there), 67% in sudden death, 1.58 cards a
@@ -119,11 +141,11 @@ class HumanSpymaster(EmbeddingSpymaster):
                  risk: float = 0.5, assassin_cost: float = 6.0, opponent_cost: float = 1.0,
                  bystander_cost: float = 0.5, min_zipf: float = REFERENCE_MIN_ZIPF,
                  prefer_common: float = 0.3, assoc_strength: Optional[float] = None, assoc_from: int = 2,
-                 assoc_eat_evoke: Optional[float] = None, no_verb_forms: bool = False,
+                 assoc_eat_evoke: Optional[float] = None, no_verb_forms: bool = True,
                  short_penalty: float = 0.25, linked_evoke: Optional[float] = None,
                  agree_evoke: Optional[float] = None, unlinked_cost: Optional[float] = None,
                  finish_evoke: Optional[float] = None, finish_margin: Optional[float] = None,
-                 linked_margin: Optional[float] = None) -> None:
+                 linked_margin: Optional[float] = None, finish_linked: bool = False) -> None:
         models = reader.models
         if follow_margin < 0:
             raise ValueError(f"follow_margin must be >= 0, got {follow_margin}")
@@ -155,6 +177,9 @@ class HumanSpymaster(EmbeddingSpymaster):
         self.agree_evoke = None if agree_evoke is None else float(agree_evoke)
         self.finish_evoke = None if finish_evoke is None else float(finish_evoke)
         self.linked_margin = None if linked_margin is None else float(linked_margin)
+        self.finish_linked = bool(finish_linked)
+        if finish_linked and assoc_strength is None:
+            raise ValueError("finish_linked needs assoc_strength (the thesaurus links it asks for)")
         self.finish_margin = None if finish_margin is None else float(finish_margin)
         if unlinked_cost is not None and unlinked_cost < 0:
             raise ValueError(f"unlinked_cost must be >= 0, got {unlinked_cost}")
@@ -302,12 +327,17 @@ class HumanSpymaster(EmbeddingSpymaster):
         # (``finish_margin``, ``finish_evoke``) rather than spend a turn on each leftover
         finishing = 2 <= len(own_cols) <= cap and (self.finish_margin is not None or self.finish_evoke is not None)
         last = len(own_cols) - 1
-        if self.linked_margin is not None and self.assoc_strength is not None:
-            # a target linked to the clue in the thesaurus may lead the wrong cards by less
+        # (``finish_linked``: only for targets linked to the clue in the thesaurus)
+        link_sorted = None
+        if self.assoc_strength is not None and (self.linked_margin is not None or self.finish_linked
+                                                or self.linked_evoke is not None):
             link_sorted = np.take_along_axis(self._linked(board)[:, g_idx], order[:, :cap], axis=1)
-            margin_ok |= link_sorted & ((sorted_lg[:, :cap] - best_bad[:, None]) >= self.linked_margin)
         if finishing and self.finish_margin is not None:
-            margin_ok[:, last] |= (sorted_lg[:, last] - best_bad) >= self.finish_margin
+            ok = (sorted_lg[:, last] - best_bad) >= self.finish_margin
+            margin_ok[:, last] |= (ok & link_sorted[:, last]) if self.finish_linked else ok
+        if self.linked_margin is not None and link_sorted is not None:
+            # a target linked to the clue in the thesaurus may lead the wrong cards by less
+            margin_ok |= link_sorted & ((sorted_lg[:, :cap] - best_bad[:, None]) >= self.linked_margin)
         # and each later target is a person's likely next pick once the earlier ones are taken
         shifted = sorted_lg - sorted_lg[:, :1]
         tail_mass = np.cumsum(np.exp(shifted)[:, ::-1], axis=1)[:, ::-1]  # mass of picks k.. onwards
@@ -325,12 +355,13 @@ class HumanSpymaster(EmbeddingSpymaster):
         sorted_evoke = np.take_along_axis(evoke[:, g_idx], order[:, :cap], axis=1)
         evoked = sorted_evoke >= self.min_evoke
         if finishing and self.finish_evoke is not None:
-            finish_ok = np.all(sorted_evoke[:, : last + 1] >= self.finish_evoke, axis=1)
-            evoked[:, : last + 1] |= finish_ok[:, None]
-        if self.linked_evoke is not None and self.assoc_strength is not None:
+            weak = sorted_evoke[:, : last + 1] >= self.finish_evoke
+            if self.finish_linked:
+                weak &= link_sorted[:, : last + 1] | (sorted_evoke[:, : last + 1] >= self.min_evoke)
+            evoked[:, : last + 1] |= np.all(weak, axis=1)[:, None]
+        if self.linked_evoke is not None and link_sorted is not None:
             # a target linked to the clue in the thesaurus (CATTLE -> RANCH) needs a weaker reading
-            sorted_link = np.take_along_axis(self._linked(board)[:, g_idx], order[:, :cap], axis=1)
-            evoked |= sorted_link & (sorted_evoke >= self.linked_evoke)
+            evoked |= link_sorted & (sorted_evoke >= self.linked_evoke)
         followable &= np.logical_and.accumulate(evoked, axis=1)
         # and no black card (the assassin) calls it to mind nearly as strongly
         black_cols = [col[w] for w in view.assassins if w not in targets and guessable[col[w]]]
