@@ -114,15 +114,17 @@ class HumanSpymaster(EmbeddingSpymaster):
     these lower bars (``finish_linked``: only for linked targets). ``short_penalty``: what a
     count below the clock's need costs (cards).
 
-    Why ``no_verb_forms`` (issue 39): PLACED: 1 is no word a person clues with; it changed 1
-    clue in 40 Duet games with the ``human`` guesser, 2 of 100 with minilm, none of 100 with
-    mpnet, and no game's result. Why the thesaurus levers stay off: a person names SEAL ->
-    WALRUS, not FAIRY -> TURTLE, but asking every later target for a link cut the counts (1.60
-    -> 1.21-1.48 cards a clue) and the games were lost on the clock (Duet with the ``human``
-    guesser 52% -> 8-28% on 40 paired games). Why the finishing levers stay off: they won on
-    the clock (43.0% -> 62.0% on 200 paired games; mpnet and minilm a few games up) with 2-card
+    Why ``no_verb_forms`` (issue 39): PLACED: 1 is no word a person clues with (POINTED: 1 became
+    SHOT: 1, CONTROLLING: 1 LINK: 1); it changed a clue in 3 of 200 paired Duet games with the
+    ``human`` guesser and no game's result there, nor with mpnet or minilm (100 each). Why the
+    thesaurus levers stay off: a person names SEAL -> WALRUS, not FAIRY -> TURTLE, but asking
+    each later target for a link cut the counts (1.60 -> 1.21-1.48 cards a clue) and the games
+    were lost on the clock (with the ``human`` guesser 52.5% -> 7.5-27.5% on 40 paired games).
+    Why the finishing levers stay off: they won on the clock (43.0% -> 62.0% on 200 paired
+    games, 38 won only there, none only here; mpnet 34 -> 36%, minilm 53 -> 57%) with 2-card
     clues for the last cards whose second link is private (ENERGY: 2 for RICE and STABLE,
-    MESSIAH: 2 for ZOMBIE and CRATER), the kind of clue issue 39 is about.
+    MESSIAH: 2 for ZOMBIE and CRATER, where BIKE: 1 for WHEEL or SEA: 1 for SHELL stood), the
+    kind of clue issue 39 is about.
 
     Why ``min_evoke`` 1.25, ``black_evoke`` 1.5 and ``prefer_common`` 0.3
     (the table of ``experiments/results/human_count_levers.md`` as of 03bd7b5, 200 paired Duet games with the ``human``
