@@ -16,6 +16,18 @@ mpnet): a lever that only wins on the mirror is no win.
         --unseen-only "previous default;min_evoke=1.5,prefer_common=0.3;min_evoke=1.25,prefer_common=0.3;min_evoke=1.25,prefer_common=0.3,black_evoke=1.5" \
         --seed 0 --jobs 1 --out experiments/results/human_count_levers.md
 
+Issue 39 ("a person cannot follow the AI's clues to their count") added rows on top of the
+defaults chosen above (``CURRENT``; ``BEFORE`` pins ``no_verb_forms`` off as it was): thesaurus
+evidence for later targets (``assoc_strength`` ...), finishing the last cards in one clue
+(``finish_evoke``, ``finish_margin``), a dearer short count (``short_penalty``) and no
+inflected-verb clue words (``no_verb_forms``), paired against ``--base "current default"``,
+first as a 40-game screen (``--screen-games``), then at full size with the unseen guessers:
+
+    python experiments/human_count_levers.py --base "current default" --games 200 --only "finish;no_verb_forms" \
+        --screen-games 40 --screen-only "assoc_strength=0.02;assoc_strength=0.01;assoc_strength=0.01,unlinked_cost=0.3;assoc_strength=0.01,agree_evoke=1.0;assoc_from=3;linked bold;min_evoke=1.0;short_penalty=0.6;finish_evoke=0.5;finish_evoke=1.0;finish linked;finish;no_verb_forms" \
+        --unseen mpnet,minilm --unseen-games 100 --unseen-only "finish;no_verb_forms" --seed 0 --jobs 1 \
+        --out experiments/results/human_count_levers.md
+
 Per-game results are kept under ``--out``'s folder (a rerun resumes). Each row: win rate
 [95% Wilson interval], paired games won only by the candidate / only by the previous default,
 mean clue count, cards found per clue (the giver's greens the partner took on that clue),
@@ -38,6 +50,8 @@ from wordfreq import zipf_frequency
 # The setting each row changes, over the previous defaults (PREVIOUS, pinned in every spec so that
 # a later change of the defaults does not change what a row measures); the first row is the baseline.
 PREVIOUS = {"min_evoke": "2.0", "prefer_common": "0.1", "black_evoke": "1.5"}
+CURRENT = "min_evoke=1.25,prefer_common=0.3,black_evoke=1.5"  # the defaults from 03bd7b5 on
+BEFORE = CURRENT + ",no_verb_forms=false"  # ... as they were before issue 39 (no_verb_forms true since)
 CANDIDATES = {
     "previous default": "",
     "follow_p=0.2": "follow_p=0.2",
@@ -52,6 +66,35 @@ CANDIDATES = {
     "min_evoke=1.25,prefer_common=0.3": "min_evoke=1.25,prefer_common=0.3,black_evoke=0.75",
     "min_evoke=1.5,prefer_common=0.3,black_evoke=1.5": "min_evoke=1.5,prefer_common=0.3,black_evoke=1.5",
     "min_evoke=1.25,prefer_common=0.3,black_evoke=1.5": "min_evoke=1.25,prefer_common=0.3,black_evoke=1.5",
+    # issue 39: evidence a person would name each later target (a direct link in the thesaurus,
+    # either way, at a share of its cue's responses), no inflected-verb clue words (PLACED), and
+    # a dearer short count behind the clock; on top of the defaults chosen above
+    "current default": BEFORE,
+    "no_verb_forms": CURRENT + ",no_verb_forms=true",
+    "assoc_strength=0.02": CURRENT + ",assoc_strength=0.02,no_verb_forms=true",
+    "assoc_strength=0.01": CURRENT + ",assoc_strength=0.01,no_verb_forms=true",
+    "assoc_strength=0.01,short_penalty=0.6": CURRENT + ",assoc_strength=0.01,no_verb_forms=true,short_penalty=0.6",
+    "assoc_strength=0.01,assoc_from=1": CURRENT + ",assoc_strength=0.01,assoc_from=1,no_verb_forms=true",
+    "short_penalty=0.6": BEFORE + ",short_penalty=0.6",
+    "assoc_strength=0.01,unlinked_cost=0.3": CURRENT + ",assoc_strength=0.01,no_verb_forms=true,unlinked_cost=0.3",
+    "assoc_strength=0.01,unlinked_cost=0.6": CURRENT + ",assoc_strength=0.01,no_verb_forms=true,unlinked_cost=0.6",
+    "assoc_strength=0.01,agree_evoke=1.25": CURRENT + ",assoc_strength=0.01,no_verb_forms=true,agree_evoke=1.25",
+    "assoc_strength=0.01,agree_evoke=1.0": CURRENT + ",assoc_strength=0.01,no_verb_forms=true,agree_evoke=1.0",
+    "finish_evoke=0.5": BEFORE + ",finish_evoke=0.5,finish_margin=0.0",
+    "finish_evoke=0.5,short_penalty=0.6": BEFORE + ",finish_evoke=0.5,finish_margin=0.0,short_penalty=0.6",
+    "finish": CURRENT + ",finish_evoke=0.5,finish_margin=0.0,short_penalty=0.6,no_verb_forms=true",
+    "finish linked": CURRENT + ",assoc_strength=0.01,unlinked_cost=0,finish_linked=true,finish_evoke=0.5,"
+        "finish_margin=0.0,short_penalty=0.6,no_verb_forms=true",
+    "finish_evoke=1.0": CURRENT + ",finish_evoke=1.0,finish_margin=0.3,short_penalty=0.6,no_verb_forms=true",
+    "assoc_from=3": CURRENT + ",assoc_strength=0.01,assoc_from=3,no_verb_forms=true",
+    "assoc_from=3,short_penalty=0.6": CURRENT + ",assoc_strength=0.01,assoc_from=3,no_verb_forms=true,short_penalty=0.6",
+    "finish,short_penalty=1.0": BEFORE + ",finish_evoke=0.5,finish_margin=0.0,short_penalty=1.0",
+    "linked bold": CURRENT + ",assoc_strength=0.01,no_verb_forms=true,unlinked_cost=0,linked_evoke=0.5,linked_margin=0.2",
+    "linked bold,finish": CURRENT + ",assoc_strength=0.01,no_verb_forms=true,unlinked_cost=0,linked_evoke=0.5,"
+        "linked_margin=0.2,finish_evoke=0.5,finish_margin=0.0,short_penalty=0.6",
+    "min_evoke=1.0": BEFORE.replace("min_evoke=1.25", "min_evoke=1.0"),
+    "assoc_strength=0.01,bold": CURRENT.replace("min_evoke=1.25", "min_evoke=1.0")
+        + ",assoc_strength=0.01,no_verb_forms=true,follow_margin=0.4,follow_p=0.25",
 }
 
 
@@ -113,7 +156,7 @@ def row_text(name: str, report: dict, rows: list[dict], base: list[dict]) -> str
             f"{100 * report['sudden_death_rate']:.0f}% | {stats['zipf_median']:.2f} / {100 * stats['zipf_below_4']:.0f}% |")
 
 
-HEADER = ["| setting | win [95% CI] | paired vs previous (won only here / only there) | mean count (% 1/2/3) | "
+HEADER = ["| setting | win [95% CI] | paired vs the first row (won only here / only there) | mean count (% 1/2/3) | "
           "cards found per clue | loss causes | sudden death | clue Zipf median / share < 4.0 |",
           "|---|---|---|---|---|---|---|---|"]
 
@@ -128,12 +171,16 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default="experiments/results/human_count_levers.md")
+    ap.add_argument("--base", default="previous default", help="the row every other pairs against (played first)")
+    ap.add_argument("--screen-games", type=int, default=0, help="first a screen with the human guesser on this many games")
+    ap.add_argument("--screen-only", default="", help="the settings the screen plays (';'-separated)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     folder = out.with_suffix("")
     folder.mkdir(parents=True, exist_ok=True)
     def pick(only: str) -> list[str]:
-        return [n for n in CANDIDATES if not only or n in only.split(";") or n == "previous default"]
+        rest = [n for n in CANDIDATES if n != args.base and (not only or n in only.split(";"))]
+        return [args.base] + rest
 
     names = pick(args.only)
     given = shlex.join(sys.argv[1:] if argv is None else argv)
@@ -141,15 +188,18 @@ def main(argv=None) -> int:
              f"`python experiments/human_count_levers.py {given}`. Every setting plays the same seeded boards "
              "(both sides' spymasters take the setting); each row's spec is `human:` with the previous defaults "
              f"({', '.join(f'{k}={v}' for k, v in PREVIOUS.items())}) and the row's changes. Win rate [95% Wilson interval].", ""]
-    guessers = [("human", args.games)] + [(g, args.unseen_games) for g in filter(None, args.unseen.split(","))]
-    for guesser, games in guessers:
+    guessers = [("human", args.games, names)] + [(g, args.unseen_games, pick(args.unseen_only or args.only))
+                                                 for g in filter(None, args.unseen.split(","))]
+    if args.screen_games:
+        guessers.insert(0, ("human", args.screen_games, pick(args.screen_only)))
+    for guesser, games, rows_named in guessers:
         lines += [f"## Guesser `{guesser}`, {games} games, seed {args.seed}", ""] + HEADER
         base = None
-        for name in (names if guesser == "human" else pick(args.unseen_only or args.only)):
+        for name in rows_named:
             safe = name.replace("=", "").replace(",", "_").replace(" ", "_")
             report, rows = run_cell(spec(name), guesser, games, args.seed, args.jobs, folder, f"{guesser}_{safe}")
             base = rows if base is None else base
-            lines.append(row_text(name if name == "previous default" else f"`{name}`", report, rows, base))
+            lines.append(row_text(name if name == args.base else f"`{name}`", report, rows, base))
         lines.append("")
         out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(out.read_text())

@@ -438,9 +438,63 @@ def test_in_sudden_death_the_ai_takes_an_open_leftover_of_the_persons_clues(huma
 def test_a_card_the_reader_shares_a_clue_with_but_that_does_not_call_it_to_mind_is_no_leftover(human_agents):
     # among the few cards left the reader's shares spread over cards with no link at all
     _, guesser = human_agents
-    view = _recorded_position(*RECORDED_SUDDEN_DEATHS["ice"][0])
+    view = _recorded_position(
+        "snowflake,bicycle,penguin,compass,blizzard,squirrel,wig,pillow,soap,lamb,wool,star,pearl,fleet,peanut,"
+        "wallet,diary,zombie,crystal,snail,radar,wheel,lobby,python,flask",
+        "blizzard,squirrel,wig,pillow,soap,lamb,wool,star,pearl", "snowflake,fleet,peanut",
+        "wallet,diary,zombie,crystal,snail,radar,wheel", ("penguin", "compass"),
+        [("ice", 2, ("penguin",)), ("north", 2, ("compass",))])
     _, meant = guesser._sudden_death_reading(view)
     unlinked = [w for w, m in meant.items() if m >= guesser.leftover_min and guesser.evoke(view, w, "ice") < 1.0
                 and guesser.evoke(view, w, "north") < 1.0]
     assert unlinked  # the reader gives them a share a clue could mean
     assert not set(unlinked) & set(guesser.sudden_death_leftovers(view))
+
+# -- association evidence (issue 39) --------------------------------------------------------------
+
+
+def test_the_thesaurus_links_go_both_ways_and_keep_only_what_people_said():
+    from spymaster_ai.agents.human.spymaster import eat_links
+
+    links = eat_links(0.02)
+    assert "walrus" in links["seal"] and "seal" in links["walrus"]  # 5 of about 100 people
+    assert "turtle" not in links.get("fairy", ())
+    assert "captain" in eat_links(0.01)["army"]  # one person of 96 said CAPTAIN for ARMY
+    assert len(eat_links(0.01)["army"]) > len(links["army"])
+
+
+def test_inflected_verb_forms_are_told_from_adjectives_and_nouns():
+    from spymaster_ai.agents.human.spymaster import verb_form
+
+    assert verb_form("placed") and verb_form("wanted")
+    assert not any(verb_form(w) for w in ("tired", "armed", "used", "building", "wedding", "ring", "bed", "place"))
+
+
+@pytest.mark.models
+def test_with_assoc_strength_every_later_target_is_linked_to_the_clue_in_the_thesaurus(human_agents):
+    from spymaster_ai.agents.human.spymaster import _forms, eat_links, verb_form
+    from spymaster_ai.agents.registry import make_spymaster
+
+    own = ["ocean", "beach", "doctor", "nurse", "moon", "sun", "bank", "money", "knight"]
+    assassins = ["crab", "tree", "phone"]
+    view = _giver_view(own, assassins, [w for w in BOARD if w not in own + assassins])
+    links = eat_links(0.02)
+
+    def linked(clue, card):
+        return any(r in links.get(f, ()) for f in _forms(clue) for r in _forms(card))
+
+    def unlinked_later(options):
+        return [o for o in options if o.count >= 2 and not all(linked(o.word, t) for t in o.targets[1:])]
+
+    plain, _ = human_agents
+    plain.reset(0)
+    plain_options = plain.rank_clues(view, top=300)
+    assert unlinked_later(plain_options)  # without the test, such targets are counted
+    mask = plain._verb_mask()  # no_verb_forms is the default: PLACED is in the vocabulary, never a clue
+    assert "placed" in plain.vocabulary and mask[plain.vocabulary.index("placed")]
+    assert not mask[plain.vocabulary.index("place")] and not any(verb_form(o.word) for o in plain_options)
+    strict = make_spymaster("human:assoc_strength=0.02,no_verb_forms=true")
+    strict.reset(0)
+    options = strict.rank_clues(view, top=300)
+    assert any(o.count >= 2 for o in options) and not unlinked_later(options)
+    assert not any(verb_form(o.word) for o in options)

@@ -23,6 +23,7 @@ on the reader's log odds), so the count is what a person is expected to find.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 import numpy as np
@@ -33,7 +34,56 @@ from ..spymaster import ClueOption, EmbeddingSpymaster
 from .features import features_from_sims, median_evoke, phrase_matrix, spelled_matrix
 from .reader import REFERENCE_MIN_ZIPF, HumanReader
 
-__all__ = ["HumanSpymaster"]
+__all__ = ["HumanSpymaster", "eat_links", "verb_form"]
+
+
+@lru_cache(maxsize=4)
+def eat_links(min_strength: float) -> dict[str, frozenset[str]]:
+    """Word -> the words people gave for it, or gave it for, in the Edinburgh Associative
+    Thesaurus at ``min_strength`` or more (the share of a cue's responses: about 100 people
+    answered each cue, so 0.02 is two of them). SEAL -> WALRUS (5 of 100) is a link a person
+    names from the clue alone; FAIRY -> TURTLE is in no one's answers."""
+    from ...embeddings.association_backend import association_path, read_counts
+
+    rows, _ = read_counts(association_path())
+    totals: dict[str, int] = {}
+    for cue, _, count in rows:
+        totals[cue] = totals.get(cue, 0) + count
+    links: dict[str, set[str]] = {}
+    for cue, response, count in rows:
+        if count >= min_strength * totals[cue] and cue != response:
+            links.setdefault(cue, set()).add(response)
+            links.setdefault(response, set()).add(cue)
+    return {w: frozenset(v) for w, v in links.items()}
+
+
+@lru_cache(maxsize=100_000)
+def _forms(word: str) -> tuple[str, ...]:
+    """The word (lower case) and its lemmas: WALRUSES reaches WALRUS's links."""
+    from ..vocabulary import lemmas
+
+    w = word.lower().strip()
+    return tuple(sorted(lemmas(w) | {w}))
+
+
+@lru_cache(maxsize=100_000)
+def verb_form(word: str) -> bool:
+    """An inflected verb (PLACED, WANTED, COOKING): a person clues with PLACE or COOK; these
+    pass the base-form test only because lemminflect also lists them as adjectives."""
+    from lemminflect import getAllLemmas
+
+    from wordfreq import zipf_frequency
+
+    w = word.lower()
+    if not w.endswith(("ed", "ing")):
+        return False
+    found = getAllLemmas(w)
+    verbs = [v for v in found.get("VERB", ()) if v != w]
+    if not verbs or w in found.get("NOUN", ()) or w in found.get("VERB", ()):
+        return False  # BUILDING, WEDDING: nouns of their own
+    # an adjective people use in its own right (TIRED, ARMED, USED) is about as common as its
+    # verb; PLACED (4.6) is a form of PLACE (5.9)
+    return zipf_frequency(w, "en") < max(zipf_frequency(v, "en") for v in verbs) - 0.5
 
 
 class HumanSpymaster(EmbeddingSpymaster):
@@ -51,9 +101,33 @@ class HumanSpymaster(EmbeddingSpymaster):
     ``opponent_cost``, ``bystander_cost``: what a wrong card costs, in cards found.
     ``risk``: as in :class:`..spymaster.EmbeddingSpymaster` (0.5 weighs a miss at its cost).
     ``prefer_common``: bonus, in cards, for the commonest clue words (wordfreq's prior).
+    ``no_verb_forms``: no inflected verb as a clue word (PLACED, POINTED: :func:`verb_form`).
+
+    Levers of issue 39, off by default (each screened in ``experiments/results/human_count_levers.md``):
+    ``assoc_strength``: each target from the ``assoc_from``-th on must be linked to the clue in
+    the Edinburgh Associative Thesaurus (either way, at this share of the cue's responses, any
+    lemma: :func:`eat_links`), or read at ``assoc_eat_evoke`` by the ``eat`` model alone, or at
+    ``agree_evoke`` by every reader model; ``unlinked_cost`` (cards): a target without that
+    evidence is charged instead of not counted (0: the links only widen the bars below).
+    ``linked_evoke`` / ``linked_margin``: the evoke bar and the lead a linked target needs.
+    ``finish_evoke`` / ``finish_margin``: a clue for all my last cards (2-3 left) may clear
+    these lower bars (``finish_linked``: only for linked targets). ``short_penalty``: what a
+    count below the clock's need costs (cards).
+
+    Why ``no_verb_forms`` (issue 39): PLACED: 1 is no word a person clues with (POINTED: 1 became
+    SHOT: 1, CONTROLLING: 1 LINK: 1); it changed a clue in 3 of 200 paired Duet games with the
+    ``human`` guesser and no game's result there, nor with mpnet or minilm (100 each). Why the
+    thesaurus levers stay off: a person names SEAL -> WALRUS, not FAIRY -> TURTLE, but asking
+    each later target for a link cut the counts (1.60 -> 1.21-1.48 cards a clue) and the games
+    were lost on the clock (with the ``human`` guesser 52.5% -> 7.5-27.5% on 40 paired games).
+    Why the finishing levers stay off: they won on the clock (43.0% -> 62.0% on 200 paired
+    games, 38 won only there, none only here; mpnet 34 -> 36%, minilm 53 -> 57%) with 2-card
+    clues for the last cards whose second link is private (ENERGY: 2 for RICE and STABLE,
+    MESSIAH: 2 for ZOMBIE and CRATER, where BIKE: 1 for WHEEL or SEA: 1 for SHELL stood), the
+    kind of clue issue 39 is about.
 
     Why ``min_evoke`` 1.25, ``black_evoke`` 1.5 and ``prefer_common`` 0.3
-    (``experiments/results/human_count_levers.md``, 200 paired Duet games with the ``human``
+    (the table of ``experiments/results/human_count_levers.md`` as of 03bd7b5, 200 paired Duet games with the ``human``
     guesser, the reader with ``eat``): at 2.0 the evoke test held the clues back and the clock
     ran out (20.5% won, 90% of games in sudden death, 1.46 cards a clue); this setting won
     44.0% [37.3, 50.9] (55 games won only here, 8 only there), 67% in sudden death, 1.58 cards a
@@ -68,7 +142,12 @@ class HumanSpymaster(EmbeddingSpymaster):
                  min_evoke: float = 1.25, black_evoke: Optional[float] = 1.5, max_aims: int = 2,
                  risk: float = 0.5, assassin_cost: float = 6.0, opponent_cost: float = 1.0,
                  bystander_cost: float = 0.5, min_zipf: float = REFERENCE_MIN_ZIPF,
-                 prefer_common: float = 0.3) -> None:
+                 prefer_common: float = 0.3, assoc_strength: Optional[float] = None, assoc_from: int = 2,
+                 assoc_eat_evoke: Optional[float] = None, no_verb_forms: bool = True,
+                 short_penalty: float = 0.25, linked_evoke: Optional[float] = None,
+                 agree_evoke: Optional[float] = None, unlinked_cost: Optional[float] = None,
+                 finish_evoke: Optional[float] = None, finish_margin: Optional[float] = None,
+                 linked_margin: Optional[float] = None, finish_linked: bool = False) -> None:
         models = reader.models
         if follow_margin < 0:
             raise ValueError(f"follow_margin must be >= 0, got {follow_margin}")
@@ -87,6 +166,29 @@ class HumanSpymaster(EmbeddingSpymaster):
         if max_aims < 1:
             raise ValueError(f"max_aims must be at least 1, got {max_aims}")
         self.max_aims = int(max_aims)
+        if assoc_strength is not None and not 0.0 < assoc_strength <= 1.0:
+            raise ValueError(f"assoc_strength must be in (0, 1], got {assoc_strength}")
+        self.assoc_strength = None if assoc_strength is None else float(assoc_strength)
+        if assoc_from < 1:
+            raise ValueError(f"assoc_from must be at least 1, got {assoc_from}")
+        self.assoc_from = int(assoc_from)
+        self.assoc_eat_evoke = None if assoc_eat_evoke is None else float(assoc_eat_evoke)
+        self.no_verb_forms = bool(no_verb_forms)
+        self.short_penalty = float(short_penalty)
+        self.linked_evoke = None if linked_evoke is None else float(linked_evoke)
+        self.agree_evoke = None if agree_evoke is None else float(agree_evoke)
+        self.finish_evoke = None if finish_evoke is None else float(finish_evoke)
+        self.linked_margin = None if linked_margin is None else float(linked_margin)
+        self.finish_linked = bool(finish_linked)
+        if finish_linked and assoc_strength is None:
+            raise ValueError("finish_linked needs assoc_strength (the thesaurus links it asks for)")
+        self.finish_margin = None if finish_margin is None else float(finish_margin)
+        if unlinked_cost is not None and unlinked_cost < 0:
+            raise ValueError(f"unlinked_cost must be >= 0, got {unlinked_cost}")
+        self.unlinked_cost = None if unlinked_cost is None else float(unlinked_cost)
+        self._links: Optional[tuple[tuple[str, ...], np.ndarray]] = None
+        self._vocab_forms: Optional[dict[str, list[int]]] = None
+        self._verb_forms: Optional[np.ndarray] = None
         self._aims: dict[str, int] = {}  # this game: how often each card was a target of mine
         self._pending: tuple[str, ...] = ()  # the last clue's targets, counted when the next is asked
         self._pending_clue = ""
@@ -116,6 +218,30 @@ class HumanSpymaster(EmbeddingSpymaster):
         if self._phrasing is None or self._phrasing[0] != board.words:
             self._phrasing = (board.words, phrase_matrix(self.vocabulary, board.words))
         return self._phrasing[1]
+
+    def _linked(self, board) -> np.ndarray:
+        """(vocabulary, cards) bool: the clue word and the card are linked in the thesaurus
+        (either way, at ``assoc_strength``; any of their lemmas)."""
+        if self._links is None or self._links[0] != board.words:
+            links = eat_links(self.assoc_strength)
+            if self._vocab_forms is None:
+                by_form: dict[str, list[int]] = {}
+                for i, w in enumerate(self.vocabulary):
+                    for f in _forms(w):
+                        by_form.setdefault(f, []).append(i)
+                self._vocab_forms = by_form
+            out = np.zeros((len(self.vocabulary), len(board.words)), dtype=bool)
+            for j, card in enumerate(board.words):
+                for form in _forms(card):
+                    for word in links.get(form, ()):
+                        out[self._vocab_forms.get(word, []), j] = True
+            self._links = (board.words, out)
+        return self._links[1]
+
+    def _verb_mask(self) -> np.ndarray:
+        if self._verb_forms is None:
+            self._verb_forms = np.array([verb_form(w) for w in self.vocabulary], dtype=bool)
+        return self._verb_forms
 
     def reset(self, seed: int) -> None:
         super().reset(seed)
@@ -205,6 +331,22 @@ class HumanSpymaster(EmbeddingSpymaster):
         best_bad = np.where(bad[None, :], lg, -np.inf).max(axis=1)
         leading_own = np.cumprod(sorted_own, axis=1)[:, :cap].astype(bool)  # first k all mine
         margin_ok = (sorted_lg[:, :cap] - best_bad[:, None]) >= self.follow_margin
+        # a clue for all my last cards (k of k left): any card of mine a person takes is one meant,
+        # so it may lead the wrong cards by less and call the clue to mind less strongly
+        # (``finish_margin``, ``finish_evoke``) rather than spend a turn on each leftover
+        finishing = 2 <= len(own_cols) <= cap and (self.finish_margin is not None or self.finish_evoke is not None)
+        last = len(own_cols) - 1
+        # (``finish_linked``: only for targets linked to the clue in the thesaurus)
+        link_sorted = None
+        if self.assoc_strength is not None and (self.linked_margin is not None or self.finish_linked
+                                                or self.linked_evoke is not None):
+            link_sorted = np.take_along_axis(self._linked(board)[:, g_idx], order[:, :cap], axis=1)
+        if finishing and self.finish_margin is not None:
+            ok = (sorted_lg[:, last] - best_bad) >= self.finish_margin
+            margin_ok[:, last] |= (ok & link_sorted[:, last]) if self.finish_linked else ok
+        if self.linked_margin is not None and link_sorted is not None:
+            # a target linked to the clue in the thesaurus may lead the wrong cards by less
+            margin_ok |= link_sorted & ((sorted_lg[:, :cap] - best_bad[:, None]) >= self.linked_margin)
         # and each later target is a person's likely next pick once the earlier ones are taken
         shifted = sorted_lg - sorted_lg[:, :1]
         tail_mass = np.cumsum(np.exp(shifted)[:, ::-1], axis=1)[:, ::-1]  # mass of picks k.. onwards
@@ -220,19 +362,55 @@ class HumanSpymaster(EmbeddingSpymaster):
         # brings to mind, TRANSPARENT is not
         evoke = median_evoke(x, n_models)  # (vocabulary, cards)
         sorted_evoke = np.take_along_axis(evoke[:, g_idx], order[:, :cap], axis=1)
-        followable &= np.minimum.accumulate(sorted_evoke, axis=1) >= self.min_evoke
+        evoked = sorted_evoke >= self.min_evoke
+        if finishing and self.finish_evoke is not None:
+            weak = sorted_evoke[:, : last + 1] >= self.finish_evoke
+            if self.finish_linked:
+                weak &= link_sorted[:, : last + 1] | (sorted_evoke[:, : last + 1] >= self.min_evoke)
+            evoked[:, : last + 1] |= np.all(weak, axis=1)[:, None]
+        if self.linked_evoke is not None and link_sorted is not None:
+            # a target linked to the clue in the thesaurus (CATTLE -> RANCH) needs a weaker reading
+            evoked |= link_sorted & (sorted_evoke >= self.linked_evoke)
+        followable &= np.logical_and.accumulate(evoked, axis=1)
         # and no black card (the assassin) calls it to mind nearly as strongly
         black_cols = [col[w] for w in view.assassins if w not in targets and guessable[col[w]]]
         if black_cols:
             followable &= (evoke[:, black_cols].max(axis=1) < self.black_evoke)[:, None]
+        # and each target from the ``assoc_from``-th on has evidence a person would name it: a
+        # direct link in the thesaurus (SEAL -> WALRUS) or a strong reading on it alone
+        # (or every reader model reads it at ``agree_evoke``); ``unlinked_cost``: instead of
+        # not counting a target without evidence, each one costs that many cards
+        unlinked = None
+        if self.assoc_strength is not None or self.assoc_eat_evoke is not None:
+            from .features import PER_MODEL
+
+            evidence = np.zeros((len(vocab), len(board.words)), dtype=bool)
+            if self.assoc_strength is not None:
+                evidence |= self._linked(board)
+            if self.assoc_eat_evoke is not None and "eat" in self.reader.model_names:
+                k_eat = self.reader.model_names.index("eat") * len(PER_MODEL) + PER_MODEL.index("evoke")
+                evidence |= x[:, :, k_eat] >= self.assoc_eat_evoke
+            if self.agree_evoke is not None:
+                step, first = len(PER_MODEL), PER_MODEL.index("evoke")
+                evidence |= x[:, :, first : step * n_models : step].min(axis=-1) >= self.agree_evoke
+            sorted_ev = np.take_along_axis(evidence[:, g_idx], order[:, :cap], axis=1)
+            sorted_ev[:, : self.assoc_from - 1] = True
+            if self.unlinked_cost is None:
+                followable &= np.logical_and.accumulate(sorted_ev, axis=1)
+            else:
+                unlinked = np.cumsum(~sorted_ev, axis=1) * self.unlinked_cost
         util = np.where(followable, util, -np.inf)
+        if unlinked is not None:
+            util = util - unlinked
         if min_count > 1:
             # behind the clock, a count below what it needs is worth less, never forbidden:
             # a person would rather find one card than none
-            util[:, : min(min_count, cap) - 1] -= 0.25
+            util[:, : min(min_count, cap) - 1] -= self.short_penalty
 
         spelled = spelled_all[:, visible].any(axis=1)
         allowed = board.legal.mask(view.visible) & ~self._banned(view) & ~spelled
+        if self.no_verb_forms:
+            allowed &= ~self._verb_mask()
         best_k = np.argmax(util, axis=1)
         rows = np.arange(len(vocab))
         assert self._prior is not None
