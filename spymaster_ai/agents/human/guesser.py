@@ -305,12 +305,13 @@ class HumanGuesser:
         return float(min(1.0, k * p[best]))
 
     def _sudden_death(self, view: GuesserView) -> Optional[str]:
-        """Duet sudden death: the card likeliest green on the partner's side; pass when none is.
+        """Duet sudden death: the plainest open leftover of the partner's clues, else the card
+        likeliest green on the partner's side; pass when none can be.
 
         Why this mix: a card is green for the partner if one of their clues meant it, or else
         by the key table (my side tells me about theirs). A clue for n cards meant a card j
-        found for it with chance min(1, n * p_j), p being the reader's chance that a person
-        takes j first among the cards still guessable and those found for it; what is left of
+        found since it was given with chance min(1, n * p_j), p being the reader's chance that
+        a person takes j first among the cards still guessable and those found; what is left of
         its count, k = n - the sum of those, is still on the board, and meant card i with
         chance min(1, k * q_i), q read among the cards left. So found cards use up the count
         when they were the ones meant, and leave it on the board when they were not (a
