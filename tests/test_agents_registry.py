@@ -261,3 +261,27 @@ def test_a_trailing_colon_is_a_spec_without_parameters():
 
     assert parse_spec("glove50:") == ("glove50", {})
     check_spec("guesser", "glove50:")
+
+
+@pytest.mark.parametrize(
+    "role, spec, key",
+    [
+        ("spymaster", "glove50:assassin_cost=nan", "assassin_cost"),
+        ("spymaster", "robust:risk=inf", "risk"),
+        ("guesser", "glove50:black_weight=nan", "black_weight"),
+        ("guesser", "minilm:prior_weight=inf", "prior_weight"),
+        ("guesser", "glove50:stop_threshold=-inf", "stop_threshold"),
+        ("spymaster", "human:min_evoke=nan", "min_evoke"),
+        ("guesser", "human:assassin_cost=1e999", "assassin_cost"),  # overflows to inf
+        ("spymaster", "bandit:exploration=nan", "exploration"),
+        ("guesser", "experiments.example_agent:LetterOverlapGuesser:limit=nan", "limit"),
+    ],
+)
+def test_nan_and_inf_are_refused_for_every_parameter(monkeypatch, role, spec, key):
+    """issue 41 item 9: a nan or infinite value changed results silently (a nan weight lost
+    games, a nan cost made every clue an agent error); the spec parser refuses it by name."""
+    monkeypatch.setattr(registry, "_embedding", lambda name: pytest.fail(f"loaded {name!r}"))
+    with pytest.raises(AgentSpecError, match=re.escape(f"{key} must be a finite number")):
+        registry.check_spec(role, spec, isolate=False)
+    with pytest.raises(AgentSpecError, match=re.escape(f"{key} must be a finite number")):
+        parse_spec(spec)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import math
 import os
 import re
 import sys
@@ -121,7 +122,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise AgentSpecError(f"agent spec {spec!r}: expected key=value, got {item!r}")
         if key in params:
             raise AgentSpecError(f"agent spec {spec!r}: parameter {key!r} given twice")
-        params[key] = _value(raw)
+        value = _value(raw)
+        # nan, inf, 1e999: no agent parameter means them, and most would take them silently
+        # (a nan weight loses games, a nan cost makes every clue an error): refused for all.
+        if isinstance(value, float) and not math.isfinite(value):
+            raise AgentSpecError(f"agent spec {spec!r}: {key} must be a finite number, got {raw.strip()!r}")
+        params[key] = value
     return name, params
 
 
