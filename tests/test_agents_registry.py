@@ -285,3 +285,32 @@ def test_nan_and_inf_are_refused_for_every_parameter(monkeypatch, role, spec, ke
         registry.check_spec(role, spec, isolate=False)
     with pytest.raises(AgentSpecError, match=re.escape(f"{key} must be a finite number")):
         parse_spec(spec)
+
+
+def test_a_plugin_parameter_of_the_wrong_type_is_refused_before_play(tmp_path):
+    """issue 41 item 9: a researcher's parameters are checked by name and by type (its
+    default's, or its annotation's) against its __init__ before the first game, in the child
+    process that checks an isolated spec, without building it."""
+    module = tmp_path / "typed_agents.py"
+    module.write_text(
+        "from typing import Optional\n"
+        "class G:\n"
+        "    built = 0\n"
+        "    def __init__(self, limit: int = 1, weight: 'Optional[float]' = None, name: str = 'g') -> None:\n"
+        "        type(self).built += 1\n"
+        "        self.limit, self.weight, self.name = limit, weight, name\n"
+        "    def reset(self, seed): pass\n"
+        "    def next_guess(self, view): return None\n"
+    )
+    for spec, message in [
+        (f"{module}:G:limit=x", "limit must be an integer, got 'x'"),
+        (f"{module}:G:limit=1.5", "limit must be an integer"),
+        (f"{module}:G:weight=heavy", "weight must be a number, got 'heavy'"),
+        (f"{module}:G:extra=x", "unknown parameter 'extra' (accepted: limit, name, weight)"),
+    ]:
+        with pytest.raises(AgentSpecError, match=re.escape(message)):
+            registry.check_spec("guesser", spec)  # isolated: checked in a child process
+        with pytest.raises(AgentSpecError, match=re.escape(message)):
+            registry.agent_class("guesser", spec)
+    g = make_guesser(f"{module}:G:limit=2,weight=1,name=7", isolate=False)
+    assert (g.limit, g.weight, g.name) == (2, 1.0, "7") and type(g.weight) is float

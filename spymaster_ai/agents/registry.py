@@ -266,7 +266,26 @@ def _check(
             raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} (accepted: {names})")
         if coerce:
             out[key] = _coerce(spec, key, val, accepted[key].default)
+        else:  # a researcher's class: typed by its default or its annotation, checked before play
+            out[key] = _coerce(spec, key, val, _typed_default(accepted[key]))
     return out
+
+
+_ANNOTATED = re.compile(r"^(?:Optional\[)?(bool|int|float|str)\]?(?:\s*\|\s*None)?$")
+
+
+def _typed_default(param: inspect.Parameter) -> Any:
+    """What :func:`_coerce` checks a researcher's parameter against: its default, or for a
+    parameter without one, a value of its annotated type (``int``, ``Optional[float]``...);
+    anything else is not checked."""
+    default = param.default
+    if default is not inspect.Parameter.empty and default is not None:
+        return default if type(default) in (bool, int, float, str) else inspect.Parameter.empty
+    note = param.annotation
+    if isinstance(note, type) and note in (bool, int, float, str):
+        return note()
+    match = _ANNOTATED.match(note.strip()) if isinstance(note, str) else None
+    return {"bool": False, "int": 0, "float": 0.0, "str": ""}[match.group(1)] if match else inspect.Parameter.empty
 
 
 class _NotLoaded:
