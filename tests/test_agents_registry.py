@@ -261,3 +261,56 @@ def test_a_trailing_colon_is_a_spec_without_parameters():
 
     assert parse_spec("glove50:") == ("glove50", {})
     check_spec("guesser", "glove50:")
+
+
+@pytest.mark.parametrize(
+    "role, spec, key",
+    [
+        ("spymaster", "glove50:assassin_cost=nan", "assassin_cost"),
+        ("spymaster", "robust:risk=inf", "risk"),
+        ("guesser", "glove50:black_weight=nan", "black_weight"),
+        ("guesser", "minilm:prior_weight=inf", "prior_weight"),
+        ("guesser", "glove50:stop_threshold=-inf", "stop_threshold"),
+        ("spymaster", "human:min_evoke=nan", "min_evoke"),
+        ("guesser", "human:assassin_cost=1e999", "assassin_cost"),  # overflows to inf
+        ("spymaster", "bandit:exploration=nan", "exploration"),
+        ("guesser", "experiments.example_agent:LetterOverlapGuesser:limit=nan", "limit"),
+    ],
+)
+def test_nan_and_inf_are_refused_for_every_parameter(monkeypatch, role, spec, key):
+    """issue 41 item 9: a nan or infinite value changed results silently (a nan weight lost
+    games, a nan cost made every clue an agent error); the spec parser refuses it by name."""
+    monkeypatch.setattr(registry, "_embedding", lambda name: pytest.fail(f"loaded {name!r}"))
+    with pytest.raises(AgentSpecError, match=re.escape(f"{key} must be a finite number")):
+        registry.check_spec(role, spec, isolate=False)
+    with pytest.raises(AgentSpecError, match=re.escape(f"{key} must be a finite number")):
+        parse_spec(spec)
+
+
+def test_a_plugin_parameter_of_the_wrong_type_is_refused_before_play(tmp_path):
+    """issue 41 item 9: a researcher's parameters are checked by name and by type (its
+    default's, or its annotation's) against its __init__ before the first game, in the child
+    process that checks an isolated spec, without building it."""
+    module = tmp_path / "typed_agents.py"
+    module.write_text(
+        "from typing import Optional\n"
+        "class G:\n"
+        "    built = 0\n"
+        "    def __init__(self, limit: int = 1, weight: 'Optional[float]' = None, name: str = 'g') -> None:\n"
+        "        type(self).built += 1\n"
+        "        self.limit, self.weight, self.name = limit, weight, name\n"
+        "    def reset(self, seed): pass\n"
+        "    def next_guess(self, view): return None\n"
+    )
+    for spec, message in [
+        (f"{module}:G:limit=x", "limit must be an integer, got 'x'"),
+        (f"{module}:G:limit=1.5", "limit must be an integer"),
+        (f"{module}:G:weight=heavy", "weight must be a number, got 'heavy'"),
+        (f"{module}:G:extra=x", "unknown parameter 'extra' (accepted: limit, name, weight)"),
+    ]:
+        with pytest.raises(AgentSpecError, match=re.escape(message)):
+            registry.check_spec("guesser", spec)  # isolated: checked in a child process
+        with pytest.raises(AgentSpecError, match=re.escape(message)):
+            registry.agent_class("guesser", spec)
+    g = make_guesser(f"{module}:G:limit=2,weight=1,name=7", isolate=False)
+    assert (g.limit, g.weight, g.name) == (2, 1.0, "7") and type(g.weight) is float

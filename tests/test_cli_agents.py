@@ -262,3 +262,26 @@ def test_help_shows_real_metavars_not_type_placeholders():
         rows = _option_rows(list(path))
         for option, metavar in metavars.items():
             assert rows[option].split()[0] == metavar, (path, option, rows[option])
+
+
+@pytest.mark.parametrize(
+    "agent, message",
+    [
+        ("glove50:min_zipf=100", "agent spec 'glove50:min_zipf=100': min_zipf must be in [0, 8]"),  # before any model loads
+        (f"{SPY}:min_zipf=100", "min_zipf must be in [0, 8]"),
+        (f"{SPY}:min_zipf=7.9", "no clue-shaped word is read by every model at min_zipf=7.9"),  # no word that common
+        ("glove50:assassin_cost=nan", "agent spec 'glove50:assassin_cost=nan': assassin_cost must be a finite number"),
+        ("human:min_evoke=inf", "min_evoke must be a finite number"),
+    ],
+)
+def test_clue_with_a_spec_that_leaves_no_clue_word_is_one_line_exit_2(monkeypatch, agent, message):
+    """issue 41: ``clue --agent glove50:min_zipf=100`` was a ValueError traceback, and
+    ``assassin_cost=nan`` an empty table with exit 0."""
+    from spymaster_ai.agents import registry
+
+    monkeypatch.setattr(registry, "_embedding", lambda name: pytest.fail(f"loaded {name!r}"))
+    r = run("clue", "--board", BOARD, "--team", "piano,guitar", "--assassin", "knife", "--agent", agent)
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output
+    err = r.stderr.strip()
+    assert err.startswith("error:") and len(err.splitlines()) == 1 and message in err, err

@@ -783,3 +783,38 @@ def test_the_end_summary_shows_how_the_ai_read_the_persons_clues():
     events, _ = session.summary()
     text = "\n".join(e.text for e in events)
     assert "How the AI read your clues" in text and f"OCEAN: {session.game.words[0].upper()} 60%" in text
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("config", "x", "config"),
+        ("config", {"seed": "abc"}, "config"),
+        ("actions", "abc", "actions"),
+        ("actions", [["clue", 3]], "move"),
+        ("actions", [None], "move"),
+        ("engine", ["duet"], "engine"),
+        ("final_state", "x", "final_state"),
+        ("labels", ["x"], "labels"),
+        ("settings", "x", "settings"),
+        ("settings", {"mode": ["duet"]}, "settings"),
+        ("version", {"x": 1}, "version"),
+    ],
+)
+def test_a_forged_save_with_a_recomputed_checksum_is_a_save_file_error(tmp_path, field, value, message):
+    """issue 41 item 10: the checksum is unkeyed, so a forged save passes it; what it holds is
+    checked field by field and refused as SaveFileError naming the field, never a traceback."""
+    from spymaster_ai.rules.record import checksum
+
+    session = start(PlaySettings(mode="duet", seed=21, agent="glove50", risk=0.3))
+    play_out(session, [a_legal_clue(session)] if session.prompt() else [])
+    data = json.loads(save_session(session, tmp_path / "s.json").read_text())
+    if field in ("labels", "settings", "version"):
+        data["meta"]["play"][field] = value
+    else:
+        data[field] = value
+    data["sha256"] = checksum(data)
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data))
+    with pytest.raises(SaveFileError, match=message):
+        read_saved(forged)

@@ -398,3 +398,20 @@ def test_a_run_that_fails_before_its_first_game_leaves_no_empty_results_file(tmp
     with pytest.raises(RuntimeError, match="cannot reach"):
         run(tmp_path, "r.jsonl", games=4, backend=_UnreachableCluster())
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [("turns", "abc", "'turns' must be an integer"), ("won", "yes", "'won' must be true or false"),
+     ("agents", {"spymaster": 3}, "'agents' must map roles"), ("record", "x", "'record' must be a JSON object"),
+     ("score", [1], "'score' must be an integer or a number or null")],
+)
+def test_a_forged_result_line_with_a_recomputed_checksum_is_refused_naming_the_field(tmp_path, field, value, message):
+    """issue 41 item 10: the checksum is unkeyed, so a forged line passes it ("turns":"abc"
+    was a traceback in the summary); each field's type is checked as the line is read."""
+    _, p = run(tmp_path, "r.jsonl", games=6, indices=[0, 1, 2])
+    _rewrite(p, lambda data: data.update({field: value}))  # checksums recomputed
+    before = p.read_bytes()
+    with pytest.raises(ResultsFileError, match=rf"{re.escape(str(p))} line 1 is not a game result .*{re.escape(message)}"):
+        run(tmp_path, "r.jsonl", games=6)
+    assert p.read_bytes() == before

@@ -144,6 +144,8 @@ class ClueVocabularyAgent:
         nouns, and a German playtest found UMSO, GEHÖRIG and TYPISCH unusable)."""
         if vocabulary_size is not None and vocabulary_size < 1:
             raise ValueError(f"vocabulary_size must be positive, got {vocabulary_size}")
+        if min_zipf is not None and not 0.0 <= min_zipf <= 8.0:  # no word is more frequent than Zipf 8
+            raise ValueError(f"min_zipf must be in [0, 8] (wordfreq's Zipf scale: THE is 7.7, common words 4 to 6), got {min_zipf}")
         self.embedding = embedding
         self.partners = list(partners)
         self.lang = model_language(embedding)

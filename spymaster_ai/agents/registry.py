@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import math
 import os
 import re
 import sys
@@ -121,7 +122,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise AgentSpecError(f"agent spec {spec!r}: expected key=value, got {item!r}")
         if key in params:
             raise AgentSpecError(f"agent spec {spec!r}: parameter {key!r} given twice")
-        params[key] = _value(raw)
+        value = _value(raw)
+        # nan, inf, 1e999: no agent parameter means them, and most would take them silently
+        # (a nan weight loses games, a nan cost makes every clue an error): refused for all.
+        if isinstance(value, float) and not math.isfinite(value):
+            raise AgentSpecError(f"agent spec {spec!r}: {key} must be a finite number, got {raw.strip()!r}")
+        params[key] = value
     return name, params
 
 
@@ -260,7 +266,26 @@ def _check(
             raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} (accepted: {names})")
         if coerce:
             out[key] = _coerce(spec, key, val, accepted[key].default)
+        else:  # a researcher's class: typed by its default or its annotation, checked before play
+            out[key] = _coerce(spec, key, val, _typed_default(accepted[key]))
     return out
+
+
+_ANNOTATED = re.compile(r"^(?:Optional\[)?(bool|int|float|str)\]?(?:\s*\|\s*None)?$")
+
+
+def _typed_default(param: inspect.Parameter) -> Any:
+    """What :func:`_coerce` checks a researcher's parameter against: its default, or for a
+    parameter without one, a value of its annotated type (``int``, ``Optional[float]``...);
+    anything else is not checked."""
+    default = param.default
+    if default is not inspect.Parameter.empty and default is not None:
+        return default if type(default) in (bool, int, float, str) else inspect.Parameter.empty
+    note = param.annotation
+    if isinstance(note, type) and note in (bool, int, float, str):
+        return note()
+    match = _ANNOTATED.match(note.strip()) if isinstance(note, str) else None
+    return {"bool": False, "int": 0, "float": 0.0, "str": ""}[match.group(1)] if match else inspect.Parameter.empty
 
 
 class _NotLoaded:

@@ -129,6 +129,11 @@ def common_words(words: tuple[str, ...], min_zipf: float) -> frozenset[str]:
     return frozenset(kept)
 
 
+class NoClueWordsError(ValueError):
+    """A clue vocabulary left empty by its filters (``min_zipf`` too high, models that share no
+    word): a spymaster built so has no clue to give; the CLI reports it as bad input."""
+
+
 def clue_candidates(
     models: Sequence[SimilarityModel], size: Optional[int] = None, min_zipf: Optional[float] = DEFAULT_MIN_ZIPF
 ) -> tuple[str, ...]:
@@ -162,7 +167,8 @@ def clue_candidates(
             if size is not None and len(out) >= size:
                 break
     if not out:
-        raise ValueError("no clue-shaped word is read by every model")
+        at = f" at min_zipf={min_zipf:g} (wordfreq's Zipf scale: THE is 7.7, common words 4 to 6)" if min_zipf is not None else ""
+        raise NoClueWordsError(f"no clue-shaped word is read by every model{at}")
     return tuple(out)
 
 

@@ -19,7 +19,7 @@ from ..rules.legality import LegalityOptions, check_clue
 from ..rules.moves import Clue
 from ..views import GuesserView, SpymasterView
 from .app import app
-from .errors import BadInput, fail, user_errors
+from .errors import BadInput, fail, first_line, user_errors
 
 DEFAULT_AGENT = "minilm"
 LangOpt = typer.Option("en", "--lang", metavar="en|de|vi|fa",
@@ -168,6 +168,8 @@ def clue_cmd(
     lang: str = LangOpt,
 ) -> None:
     """The best clues for a board: count, targets, score, and the closest bad card."""
+    from ..agents.vocabulary import NoClueWordsError
+
     try:
         from ..agents.registry import add_language, make_spymaster
         from ..agents.spymaster import EmbeddingSpymaster
@@ -194,7 +196,8 @@ def clue_cmd(
             c = spy.give_clue(view)
             options = [{"word": c.word, "count": c.count, "targets": [], "score": None, "expected_found": None,
                         "expected_cost": None, "closest_bad": None, "closest_bad_similarity": None}]
-    except user_errors() as exc:
+    except user_errors(NoClueWordsError) as exc:  # the spec's filters leave the spymaster no clue word
+        fail(f"agent spec {agent!r}: {first_line(exc)}" if isinstance(exc, NoClueWordsError) else str(exc))
         fail(str(exc))
         return
     if as_json:

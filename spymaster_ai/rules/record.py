@@ -84,23 +84,28 @@ def from_record(record: Any, *, verify: bool = True) -> Game:
     missing = [k for k in ("engine", "config", "actions", "final_state") if k not in record]
     if missing:
         raise RecordError(f"record is missing {', '.join(missing)}")
-    engine = _ENGINES.get(record["engine"])
+    # A forged record can pass the (unkeyed) checksum: every field's shape is checked, so what
+    # it holds is refused as a RecordError naming the field, never a traceback.
+    engine = _ENGINES.get(record["engine"]) if isinstance(record["engine"], str) else None
     if engine is None:
         raise RecordError(f"unknown engine {record['engine']!r} (known: {', '.join(_ENGINES)})")
     if not isinstance(record["actions"], list):
         raise RecordError("record 'actions' must be a list of moves")
+    for field in ("config", "final_state"):
+        if not isinstance(record[field], dict):
+            raise RecordError(f"record {field!r} must be a JSON object, got {type(record[field]).__name__}")
     if verify and "sha256" in record:
         if checksum(record) != record["sha256"]:
             raise RecordError("record checksum does not match its content: the file was modified")
     try:
         game = engine.from_config(record["config"])
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise RecordError(f"record has an invalid game configuration: {exc}") from exc
     try:
         game.replay(record["actions"])
     except IllegalMove as exc:
         raise RecordError(f"record holds a move the rules refuse: {exc}") from exc
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise RecordError(f"record holds a malformed move: {exc}") from exc
     if verify and _as_json(game.state_json()) != _as_json(record["final_state"]):
         raise RecordError("replaying the record's moves does not reach its stored final state")

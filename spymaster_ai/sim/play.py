@@ -178,7 +178,29 @@ class GameResult:
         missing = names - set(data) - {"environment"}
         if missing:
             raise ValueError(f"game result is missing {', '.join(sorted(missing))}")
+        # The line's checksum is unkeyed, so a forged line passes it: each field's type is
+        # checked here, so that one is refused naming the field, not a traceback later.
+        for key, (kinds, optional) in _RESULT_FIELDS.items():
+            value = data.get(key)
+            if value is None and (optional or key not in data):
+                continue
+            if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+                want = " or ".join(_KIND_NAMES[k] for k in kinds) + (" or null" if optional else "")
+                raise ValueError(f"game result field {key!r} must be {want}, got {value!r:.60}")
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in data["agents"].items()):
+            raise ValueError("game result field 'agents' must map roles to agent specs (strings)")
         return cls(**{k: data[k] for k in names if k in data})
+
+
+# GameResult's fields as JSON: (accepted types, null allowed); "environment" may be absent.
+_RESULT_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
+    "game": ((str,), False), "seed": ((int,), False), "index": ((int,), False), "agents": ((dict,), False),
+    "won": ((bool,), False), "loss_cause": ((str,), True), "turns": ((int,), False), "score": ((int, float), True),
+    "clues": ((int,), False), "announced": ((int,), False), "correct": ((int,), False),
+    "words_per_clue": ((int, float), True), "invalid_clues": ((int,), False), "error": ((dict,), True),
+    "extra": ((dict,), False), "options": ((dict,), False), "record": ((dict,), False), "environment": ((dict,), True),
+}
+_KIND_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "a JSON object"}
 
 
 def lineup(
