@@ -52,7 +52,7 @@ def assert_no_hidden_identity(output: str) -> None:
 
 
 def ambiguous_prefix(words) -> str:
-    for n in (1, 2, 3):
+    for n in (3, 4, 5):  # a start plays a card from 3 letters on (parse.MIN_PREFIX)
         starts: dict[str, int] = {}
         for w in words:
             starts[w[:n]] = starts.get(w[:n], 0) + 1

@@ -35,16 +35,36 @@ def test_an_exact_name_wins_over_longer_names_it_starts():
 
 
 def test_an_ambiguous_prefix_names_the_candidates():
+    board = tuple(c for c in BOARD if c != "bat")
     with pytest.raises(InputError) as err:
-        match_card("ba", BOARD, set(BOARD))
+        match_card("bat", board, set(board))
     message = str(err.value)
     assert "ambiguous" in message and "BATTERY" in message and "BATH" in message
 
 
 def test_only_cards_that_may_be_chosen_make_a_prefix_ambiguous():
-    # BAT and BATH are covered: "ba" can only mean BATTERY.
-    allowed = {"battery", "car"}
-    assert match_card("ba", BOARD, allowed) == "battery"
+    # BATH is covered: "bat" can only mean BATTERY.
+    board = tuple(c for c in BOARD if c != "bat")
+    assert match_card("bat", board, {"battery", "car"}) == "battery"
+
+
+def test_a_start_shorter_than_three_letters_plays_no_card_unless_it_is_the_whole_name():
+    board = ("candle", "onion", "ox", "polar bear", "tree")
+    for typed in ("c", "o", "ca", "PO", "b"):
+        with pytest.raises(InputError, match="too short to name a card: type at least 3 letters"):
+            match_card(typed, board, set(board))
+    assert match_card("ox", board, set(board)) == "ox"  # the whole name
+    assert match_card("can", board, set(board)) == "candle"
+    assert match_card("bear", board, set(board)) == "polar bear"  # a whole word of the name
+    with pytest.raises(InputError, match="not a card on this board"):
+        match_card("zq", board, set(board))
+
+
+@pytest.mark.parametrize("text", ["ocean \u0662", "ocean \u06f2", "ocean:\u06f3", "ocean \uff12"])
+def test_a_count_in_other_digits_than_0_to_9_is_refused_with_what_to_type(text):
+    with pytest.raises(InputError, match="digits 0-9"):
+        parse_clue(text, 9)
+    assert parse_clue("ocean 2", 9) == Clue("ocean", 2)
 
 
 def test_a_word_not_on_the_board_gets_a_clear_message():
@@ -92,7 +112,7 @@ def test_picture_captions_match_by_any_word():
     assert match_card("cater", cards, allowed, labels) == "pic:caterpillar"
     assert match_card("Rocket + Cat", cards, allowed, labels) == "pic:rocket+cat"
     with pytest.raises(InputError, match="ambiguous"):
-        match_card("ca", cards, allowed, labels)
+        match_card("roc", cards + ("pic:rockery",), allowed | {"pic:rockery"}, {**labels, "pic:rockery": "rockery"})
 
 
 # ----------------------------------------------------------------------------- clues
@@ -280,5 +300,5 @@ def test_a_sharp_s_card_is_named_as_it_is_shown_and_as_it_is_written():
     for typed in ("FUSSBALL", "fussball", "Fußball", "fußb", "FUSSB"):
         assert match_card(typed, cards, cards) == "fußball"
     assert match_card("STRASSE", cards, cards) == "straße"
-    with pytest.raises(InputError, match="ambiguous"):
+    with pytest.raises(InputError, match="too short"):
         match_card("fu", cards, cards)

@@ -42,7 +42,7 @@ def db(tmp_path):
 
 
 def client_for(db, agents=agents_for) -> TestClient:
-    return TestClient(create_app(db, agents, workers=2))
+    return TestClient(create_app(db, agents, workers=2), base_url="http://localhost")
 
 
 def new_game(client: TestClient, form: dict) -> tuple[str, str, dict]:

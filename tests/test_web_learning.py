@@ -25,7 +25,7 @@ def client(tmp_path, toy_reader):  # noqa: F811
     def agents(settings):
         return {"b_spymaster": ScriptedSpymaster(), "b_guesser": HumanGuesser(toy_reader)}
 
-    with TestClient(create_app(tmp_path / "games.sqlite3", agents, workers=1)) as c:
+    with TestClient(create_app(tmp_path / "games.sqlite3", agents, workers=1), base_url="http://localhost") as c:
         yield c
 
 
@@ -114,7 +114,8 @@ def test_an_opted_in_browser_keeps_a_profile_by_the_hash_of_its_cookie_and_forge
 
     # a restarted server resumes the game with the profile
     with TestClient(create_app(tmp_path / "games.sqlite3", lambda s: {"b_spymaster": ScriptedSpymaster(),
-                                                                      "b_guesser": HumanGuesser(toy_reader)})) as again:
+                                                                      "b_guesser": HumanGuesser(toy_reader)}),
+                    base_url="http://localhost") as again:
         assert again.app.state.hub.get(second).session.learner.adaptation.choices == 1
 
     r = client.delete("/api/profile")

@@ -29,12 +29,13 @@ def serve(
         import uvicorn
 
         from ..web import create_app
+        from ..web.app import allowed_hosts_for
     except ImportError as exc:  # pragma: no cover - the server's packages are dependencies
         fail(f"the web server needs fastapi and uvicorn: {exc}")
     typer.echo("Loading the AI players and playing one clue to warm them up (once per server)...", err=True)
     _warm_up()
     try:
-        web = create_app(path, workers=workers)
+        web = create_app(path, workers=workers, allowed_hosts=allowed_hosts_for(host))
     except Exception as exc:  # sqlite3.Error, OSError: the database cannot be opened
         fail(f"--db: cannot open {path}: {exc}")
     typer.echo(f"Games are stored in {path}", err=True)

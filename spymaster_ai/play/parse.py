@@ -1,8 +1,8 @@
 """Forgiving reading of what the human types: card names, clues and the few commands.
 
 Why: a player types fast and in any case. A card may be named by a unique start of its
-name (or of one word of a picture's caption); an unknown or ambiguous name gets a message
-that says which, and nothing is played. A typo gets the closest card that may be chosen as
+name (or of one word of a picture's caption) of at least three letters; an unknown,
+ambiguous or too short name gets a message that says which, and nothing is played. A typo gets the closest card that may be chosen as
 a suggestion ("Did you mean DIARY?"), never played for the player: a wrong guess costs a turn.
 """
 
@@ -35,7 +35,14 @@ COMMANDS: dict[str, str] = {
 }
 
 _UNLIMITED = ("unlimited", "inf", "infinity", "∞")
-_CLUE = re.compile(r"^(?P<word>.+?)\s*[:,=]?\s+(?P<num>\d+|unlimited|inf|infinity|∞)$|^(?P<word2>.+?)[:,=](?P<num2>\d+|unlimited|inf|infinity|∞)$")
+# Counts in ASCII digits only: \d would also take Arabic-Indic or Persian digits (OCEAN ٢),
+# which the rules' clue counts are not written in; such a count gets a message of its own.
+_CLUE = re.compile(r"^(?P<word>.+?)\s*[:,=]?\s+(?P<num>[0-9]+|unlimited|inf|infinity|∞)$|^(?P<word2>.+?)[:,=](?P<num2>[0-9]+|unlimited|inf|infinity|∞)$")
+_LAST_DIGITS = re.compile(r"[\s:,=](\d+)$")
+# A card is played by a start of its name only from this many letters on (or by its whole
+# name, or a whole word of a caption): one letter, C for CANDLE or O for ONION, is a slip of
+# the keyboard as often as a choice, and a wrong touch costs a turn or the game.
+MIN_PREFIX = 3
 
 
 class InputError(ValueError):
@@ -66,7 +73,7 @@ def match_card(
     """The card of ``allowed`` that ``text`` names, else :class:`InputError` saying why.
 
     Tiers, first hit wins: the whole name; one whole word of the name (picture captions);
-    a prefix of the name or of one of its words; then, with ``fold`` (a language's spelling
+    a prefix (:data:`MIN_PREFIX` letters or more) of the name or of one of its words; then, with ``fold`` (a language's spelling
     fold, German ``ü -> ue``), the same three on folded spellings, so BRUECKE names BRÜCKE.
     More than one card in a tier is ambiguous. ``why_not`` maps cards that are on the board
     but not allowed to the reason (shown when the text names one of them).
@@ -78,10 +85,11 @@ def match_card(
         raise InputError("type a card name")
     names = {c: _key(labels.get(c, c)) for c in cards}
     words = {c: n.split() for c, n in names.items()}
+    short = len(typed) < MIN_PREFIX
     tiers = [
         lambda c: names[c] == typed,
         lambda c: typed in words[c] and " " not in typed,
-        lambda c: names[c].startswith(typed) or any(w.startswith(typed) for w in words[c]),
+        lambda c: not short and (names[c].startswith(typed) or any(w.startswith(typed) for w in words[c])),
     ]
     if fold is not None:
         typed_f = fold(typed)
@@ -90,7 +98,7 @@ def match_card(
         tiers += [
             lambda c: names_f[c] == typed_f,
             lambda c: typed_f in words_f[c] and " " not in typed_f,
-            lambda c: names_f[c].startswith(typed_f) or any(w.startswith(typed_f) for w in words_f[c]),
+            lambda c: not short and (names_f[c].startswith(typed_f) or any(w.startswith(typed_f) for w in words_f[c])),
         ]
     for tier in tiers:
         hits = [c for c in cards if tier(c)]
@@ -105,6 +113,9 @@ def match_card(
         card = hits[0]
         reason = why_not.get(card, "cannot be chosen now")
         raise InputError(f"{labels.get(card, card).upper()} {reason}")
+    if short and any(names[c].startswith(typed) or any(w.startswith(typed) for w in words[c]) for c in cards):
+        raise InputError(f"{quoted(text.strip())} is too short to name a card: type at least {MIN_PREFIX} letters "
+                         "of its name (or the whole name); nothing was played")
     message = f"{quoted(text.strip())} is not a card on this board"
     near = _closest(typed, [c for c in cards if c in allowed], names, words)
     if near is not None:
@@ -133,6 +144,9 @@ def parse_clue(text: str, max_count: int) -> Clue:
     """A clue typed as "word 2", "word: 2", "word,2", "word 0" or "word unlimited"."""
     line = " ".join(str(text).strip().split())
     m = _CLUE.match(line)
+    other = _LAST_DIGITS.search(line)
+    if not m and other and not other.group(1).isascii():
+        raise InputError(f"{quoted(line)}: write the clue's number with the digits 0-9, e.g. 'ocean 2'")
     if not m:
         raise InputError(
             f"{quoted(line)} is not a clue: type a word and a number, e.g. 'ocean 2' (or 'ocean 0', 'ocean unlimited')"

@@ -96,7 +96,7 @@ class _Actor:
 
 
 HELP = """\
-Type a card name, or a unique start of it (or of any word of a picture's caption).
+Type a card name, or a unique start of it of 3 letters or more (or of any word of a picture's caption).
   stop    end your guessing (after one guess; in Duet after a correct one: every Duet turn
           costs a timer token however it ends, so stopping saves none)
   ai      in Duet sudden death: let the AI guess one card now (you choose the order)

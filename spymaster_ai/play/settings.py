@@ -99,6 +99,11 @@ def agent_for_language(agent: str, lang: str) -> str:
     return "e5small" if lang != "en" and agent == "human" else agent
 
 
+# The most timer tokens a Duet game may be given: the rules use 9 and the missions go to 11
+# (RULES.md §3); a billion tokens is a typing slip or a probe, not a game.
+MAX_TOKENS = 15
+
+
 @dataclass(frozen=True)
 class PlaySettings:
     """Everything that defines a session besides the moves (saved with them).
@@ -183,8 +188,9 @@ class PlaySettings:
             object.__setattr__(self, "mission", name)
             return
         tokens = 9 if self.tokens is None else self.tokens
-        if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
-            raise SettingsError(f"--tokens must be a whole number >= 1, got {self.tokens!r}")
+        if isinstance(tokens, bool) or not isinstance(tokens, int) or not 1 <= tokens <= MAX_TOKENS:
+            raise SettingsError(f"--tokens must be a whole number from 1 to {MAX_TOKENS} (Duet's rules use 9; "
+                                f"the missions up to 11), got {str(self.tokens)[:20]}")
         if self.mistakes is not None and (
             isinstance(self.mistakes, bool) or not isinstance(self.mistakes, int) or not 0 <= self.mistakes <= tokens
         ):

@@ -24,7 +24,7 @@ import json
 import secrets
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
@@ -33,15 +33,16 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from ..play.settings import LEVELS, PlaySettings, SettingsError, agent_for_language
 from ..play.store import SaveFileError
 from .db import GameStore
 from .games import AgentFactory, GameHub, LiveGame, MoveRefused, UnknownGame, token_hash
-from .limits import MAX_BODY, BodyLimit
+from .limits import MAX_BODY, MAX_DEPTH, BodyLimit, HeadAsGet, SecurityHeaders, json_depth, secure
 from .present import view_json, view_of
 
-__all__ = ["create_app", "settings_from_form"]
+__all__ = ["LOCAL_HOSTS", "allowed_hosts_for", "create_app", "settings_from_form"]
 
 HERE = Path(__file__).parent
 TEXT_LIMIT = 200  # characters of a typed move
@@ -52,6 +53,19 @@ NEW_GAME_FIELDS = ("mode", "seed", "role", "team", "level", "strength", "mission
 # browser's profile (opt-in), or not at all
 LEARN = ("game", "browser", "off")
 PROFILE_COOKIE = "profile"
+
+
+# The Host names a request may carry: this machine's, plus the --host the server listens on.
+# Any other Host is refused (400) before a route runs, so no page, link or redirect repeats it.
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def allowed_hosts_for(host: str) -> list[str]:
+    """The Host names to accept when serving on ``host``: on every interface (0.0.0.0, ::) the
+    names it is reached by cannot be known, so any is taken (the pages build no link from it)."""
+    if host in ("0.0.0.0", "::", ""):
+        return ["*"]
+    return list(dict.fromkeys([*LOCAL_HOSTS, host]))
 
 
 class BadRequest(Exception):
@@ -138,9 +152,11 @@ def create_app(
     *,
     workers: int = 2,
     default_agent: str = "human",
+    allowed_hosts: Optional[Sequence[str]] = None,
 ) -> FastAPI:
     """The app over the SQLite file ``db``; ``agents`` builds a game's AI players (default: the
-    play command's, models loaded once per process)."""
+    play command's, models loaded once per process); ``allowed_hosts`` the Host names requests
+    may carry (default :data:`LOCAL_HOSTS`; ``serve`` passes :func:`allowed_hosts_for` its --host)."""
     if agents is None:
         from ..play.seats import load_session_agents
 
@@ -155,7 +171,12 @@ def create_app(
 
     app = FastAPI(title="spymaster-ai", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.hub = hub
+    app.router.redirect_slashes = False  # its redirects are absolute URLs built from the Host header
+    # outermost last: the headers go on every answer, HEAD is GET without a body, a foreign Host is refused
     app.add_middleware(BodyLimit, max_body=MAX_BODY)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOCAL_HOSTS), www_redirect=False)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(SecurityHeaders)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     deck = HERE.parent / "pictures" / "deck" / "img"
@@ -174,8 +195,9 @@ def create_app(
         return response
 
     def seat_link(request: Request, live: LiveGame, seat: bool) -> Optional[str]:
-        """The seat's own link, built from the token its request carries (the server keeps only a hash)."""
-        return f"{str(request.base_url).rstrip('/')}/g/{live.id}/seat/{token_of(request, live.id)}" if seat else None
+        """The seat's own link (a path: the page's script puts the page's own origin before it; no
+        Host header goes into it), built from the token its request carries (the server keeps only a hash)."""
+        return f"/g/{live.id}/seat/{token_of(request, live.id)}" if seat else None
 
     def game_page(request: Request, live: LiveGame, seat: bool, notice: Optional[str] = None, status: int = 200):
         view = view_of(live.snapshot, seat=seat)
@@ -194,9 +216,11 @@ def create_app(
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind == "application/json":
             raw = await request.body()
+            if json_depth(raw) > MAX_DEPTH:
+                raise BadRequest(f"the JSON body nests too deeply (at most {MAX_DEPTH} levels): nothing was played")
             try:
                 data = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError):
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
                 raise BadRequest("the body is not valid JSON") from None
             if not isinstance(data, dict):
                 raise BadRequest("the body must be a JSON object")
@@ -275,14 +299,16 @@ def create_app(
         messages = {404: "no such page", 405: "this address does not take that method"}
         return error_response(request, exc.status_code, messages.get(exc.status_code, "the request was refused"))
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next):
-        response = await call_next(request)
-        response.headers.setdefault("Cache-Control", "no-store")
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Content-Security-Policy"] = (
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
+    @app.exception_handler(Exception)
+    async def _failed(request: Request, exc: Exception):
+        """A server fault: a short message, the same headers as every page (this answer is sent
+        outside the middlewares); the traceback goes to the log as before."""
+        message = "the server failed on this request (its log says why); try again, or start a new game"
+        try:
+            response = error_response(request, 500, message)
+        except Exception:
+            response = Response(message, status_code=500, media_type="text/plain; charset=utf-8")
+        secure(response.headers)
         return response
 
     # ------------------------------------------------------------------ pages

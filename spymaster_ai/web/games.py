@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional
 
 from ..play.events import Event
+from ..play.parse import MIN_PREFIX, command_of
 from ..play.session import Prompt, Session, SessionError
 from ..play.settings import PlaySettings
 from ..play.setup import new_game
@@ -37,6 +38,21 @@ from .db import GameStore
 __all__ = ["AgentFactory", "GameHub", "LiveGame", "MoveRefused", "Snapshot", "UnknownGame"]
 
 AgentFactory = Callable[[PlaySettings], Mapping[str, Any]]
+# The page's own help: the terminal's (session.HELP) names quit, board and
+# 'spymaster-ai play resume FILE', which do nothing here.
+WEB_HELP = f"""\
+Click a card, or type its name (or its first {MIN_PREFIX} letters or more, or one whole word of a picture's caption) and press Enter.
+A clue is a word and a number: 'ocean 2', 'ocean: 2', 'ocean 0', 'ocean unlimited'.
+stop (or the Stop guessing button): end your guessing (after one guess; in Duet after a correct one).
+ai: in Duet sudden death, let the AI guess one card now. pass: in Duet sudden death, guess no more (the game is lost).
+why: what the AI meant by its finished clues. help: this text.
+The game is saved after every move: close the page when you like and come back to its address (from another device: the seat link under 'Play on another device')."""
+WEB_COMMANDS = {
+    "help": WEB_HELP,
+    "quit": "Nothing to quit here: the game is saved after every move; close the page when you like and come back "
+            "to its address to go on.",
+    "board": "The board is on this page, always as it stands now.",
+}
 LOG_LINES = 40  # messages kept for the person's log (the clue history is kept whole by the session)
 
 
@@ -217,6 +233,12 @@ class GameHub:
             if version is not None and version != live.version:
                 raise MoveRefused("this page was out of date (the game moved on, in another tab perhaps): "
                                   "nothing was played; the board is redrawn as it stands now")
+            command = command_of(text.strip())
+            if command in WEB_COMMANDS:  # the terminal's help, quit and board mean other things here
+                events = [Event("info", WEB_COMMANDS[command])]
+                live.tell([Event("you", f"> {text.strip()}")] + events)
+                live.refresh()
+                return events
             reply = live.session.answer(text)
             live.tell([Event("you", f"> {text.strip()}")] + reply.events)
             self._keep_profile(live)

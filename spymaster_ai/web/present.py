@@ -85,6 +85,13 @@ def _cells(cells, *, seat: bool) -> tuple[CellView, ...]:
     )
 
 
+def spectator_title(title: str) -> str:
+    """The header as a spectator reads it: the settings' line speaks to the player ("you are
+    player A"), and a spectator is no player."""
+    return (title.replace(" - you are player A, the AI is player B", " - a person (player A) plays with the AI (player B)")
+            .replace(" - you are the ", " - a person plays the "))
+
+
 def view_of(snap: Snapshot, *, seat: bool) -> View:
     """The snapshot as ``seat`` (the token holder) or anyone else may see it."""
     screen = snap.screen
@@ -96,7 +103,7 @@ def view_of(snap: Snapshot, *, seat: bool) -> View:
         version=snap.version,
         thinking=snap.thinking,
         over=snap.over,
-        title=screen.title,
+        title=screen.title if seat else spectator_title(screen.title),
         palette=screen.palette,
         key_legend=screen.key_legend if seat else None,
         cells=_cells(screen.cells, seat=seat),

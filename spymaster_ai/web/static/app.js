@@ -82,7 +82,21 @@
     });
   }
 
+  // The newest messages are at the bottom of the Messages box: keep it scrolled there.
+  function scrollLog() {
+    var log = document.getElementById("log");
+    if (log) { log.scrollTop = log.scrollHeight; }
+  }
+  // The server sends the seat link as a path (it never repeats the request's Host header);
+  // the page's own address is put before it here.
+  function fillSeatLink() {
+    var link = document.querySelector("input[data-path]");
+    if (link) { link.value = window.location.origin + link.getAttribute("data-path"); }
+  }
+
   function bind() {
+    scrollLog();
+    fillSeatLink();
     var form = document.getElementById("move-form");
     if (form && !form.dataset.bound) {
       form.dataset.bound = "1";
