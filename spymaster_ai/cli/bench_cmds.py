@@ -18,7 +18,10 @@ from .. import __version__
 from ..provenance import environment
 from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
 from .app import app
-from .errors import BadInput, check_distinct_files, check_output_file, check_output_folder, fail, first_line, user_errors
+from .errors import (
+    BadInput, check_distinct_files, check_output_file, check_output_folder, exit_if_lost, fail, first_line, user_errors,
+    write_output,
+)
 from .output import stdout_to_stderr
 
 bench_app = typer.Typer(
@@ -216,9 +219,7 @@ def _bench(
         report["result"] = json.loads(dump_result_line(run.results[0]))  # as its line in a results file
     if only_match is not None:
         report["only_match"] = only_match
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    saved = write_output(out, json.dumps(report, indent=2) + "\n", "--out", _INSTEAD["json" if as_json else "summary"])
     if as_json:
         typer.echo(json.dumps(report))
     else:
@@ -226,7 +227,17 @@ def _bench(
         if match is not None:
             title += f", matches of {match} games" + (f" (match {only_match} only)" if only_match is not None else "")
         _summary_table(title, summary, specs)
+        if not saved:
+            typer.echo(json.dumps(report, indent=2))
     _warn_errors(summary)
+    exit_if_lost(saved)
+
+
+# Where an output that could not be written at the end went instead (write_output's ``shown``).
+_INSTEAD = {
+    "json": "its content is in the JSON object on stdout",
+    "summary": "its content follows on stdout",
+}
 
 
 def _guarded(fn: Any, *args: Any, **kwargs: Any) -> None:
@@ -504,15 +515,16 @@ def tournament(
             )
         report = {**t.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__,
                   "environment": environment()}
-        if out is not None:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        if markdown is not None:
-            markdown.parent.mkdir(parents=True, exist_ok=True)
-            markdown.write_text(markdown_table(t), encoding="utf-8")
+        saved = write_output(out, json.dumps(report, indent=2) + "\n", "--out", _INSTEAD["json" if as_json else "summary"])
+        table_saved = write_output(markdown, markdown_table(t), "--markdown", _INSTEAD["json" if as_json else "summary"])
         if as_json:
             typer.echo(json.dumps(report))
+            exit_if_lost(saved, table_saved)
             return
+        if not saved:
+            typer.echo(json.dumps(report, indent=2))
+        if not table_saved:
+            typer.echo(markdown_table(t))
         from rich.console import Console
         from rich.table import Table
 
@@ -532,5 +544,6 @@ def tournament(
         errors = sum(c["errors"] for c in t.cells.values())
         if errors:
             typer.echo(f"warning: {errors} game(s) ended on an agent error", err=True)
+        exit_if_lost(saved, table_saved)
 
     _guarded(run)

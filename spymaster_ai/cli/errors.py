@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Iterable, NoReturn, Optional
+from typing import Iterable, NoReturn, Optional, Union
 
 import typer
+
+from ..files import UnsafeFileError, check_writable, check_writable_folder, write_atomically, write_target
 
 
 class BadInput(Exception):
@@ -52,9 +54,14 @@ def _check_parents(path: Path, option: str) -> None:
             return
 
 
-def check_output_file(path: Optional[Path], option: str, suffixes: Iterable[str] = ()) -> None:
+def check_output_file(path: Optional[Path], option: str, suffixes: Iterable[str] = (), probe: bool = True) -> None:
     """Refuse, before any game is played, an output file that could not be written after them:
-    a folder, a path under a file, or (with ``suffixes``) a name of another format."""
+    a folder, a path under a file, (with ``suffixes``) a name of another format, anything that
+    is not a regular file (a device, a named pipe), or a file in a folder that cannot be written
+    (a probe file is made and removed there; an existing file is not touched). A symbolic link
+    is checked, and later written, through to its target (:mod:`spymaster_ai.files`).
+    ``probe=False`` skips the probe file, for a writer that copes with a failed write itself
+    (``play --save`` goes on in memory and offers another file)."""
     if path is None:
         return
     if path.is_dir():
@@ -64,15 +71,48 @@ def check_output_file(path: Optional[Path], option: str, suffixes: Iterable[str]
     if wanted and path.suffix.lower() not in wanted:
         names = ", ".join(wanted[:-1]) + " or " + wanted[-1] if len(wanted) > 1 else wanted[0]
         raise BadInput(f"{option}: {path} should end in {names}")
+    try:  # a device, a pipe, an unwritable folder: refused now, not after the games
+        check_writable(path) if probe else write_target(path)
+    except UnsafeFileError as exc:
+        raise BadInput(f"{option}: {exc}") from None
 
 
 def check_output_folder(path: Optional[Path], option: str) -> None:
-    """Refuse, before any game is played, a results folder that is a file or lies under one."""
+    """Refuse, before any game is played, a results folder that is a file, lies under one, or
+    cannot be written (a probe file is made and removed in it or the nearest folder above)."""
     if path is None:
         return
     if path.exists() and not path.is_dir():
         raise BadInput(f"{option}: {path} is a file; give a folder")
     _check_parents(path, option)
+    try:
+        check_writable_folder(path)
+    except UnsafeFileError as exc:
+        raise BadInput(f"{option}: {exc}") from None
+
+
+def write_output(path: Optional[Path], data: Union[str, bytes], option: str, shown: str = "") -> bool:
+    """Write a summary output (atomically, through a link) after the run; True if written.
+
+    Its path was checked before the first game, but a disk can fill or a folder turn read-only
+    meanwhile: the games are not lost then. The error names the file, and ``shown`` (the
+    caller prints the summary on stdout) says where the content went instead; the caller then
+    exits 1 (see :func:`exit_if_lost`)."""
+    if path is None:
+        return True
+    try:
+        write_atomically(path, data)
+        return True
+    except (OSError, UnsafeFileError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        typer.echo(f"error: {option}: cannot write {path}: {reason}" + (f"; {shown}" if shown else ""), err=True)
+        return False
+
+
+def exit_if_lost(*written: bool) -> None:
+    """Exit with status 1 when an output could not be written (its content went to stdout)."""
+    if not all(written):
+        raise typer.Exit(1)
 
 
 def check_distinct_files(first: Optional[Path], first_option: str, second: Optional[Path], second_option: str) -> None:

@@ -91,12 +91,12 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
         if no_save and save is not None:
             raise BadInput("--save and --no-save contradict each other: give one of them")
         path = None if no_save else (save or default_save_path(settings))
-        check_output_file(path, "--save")
+        check_output_file(path, "--save", probe=False)  # an unwritable one: the game goes on in memory
         if path is not None and path.exists() and not force:
             raise BadInput(_exists_message(path))
         if png is not None and settings.mode != "pictures":
             raise BadInput("--png applies to play pictures")
-        check_output_file(png, "--png")
+        check_output_file(png, "--png", probe=False)
         for wanted, what in ((path, "--save"), (png, "--png")):
             if wanted is not None and not wanted.parent.is_dir():
                 raise BadInput(f"{what}: no folder {wanted.parent}")

@@ -15,10 +15,11 @@ from typing import Any, Optional
 import typer
 
 from .. import __version__
+from ..files import UnsafeFileError
 from ..provenance import environment
 from ..sim.play import DEFAULT_AGENT, ROLES
 from .app import app
-from .errors import BadInput, check_output_file, check_output_folder
+from .errors import BadInput, check_output_file, check_output_folder, exit_if_lost, write_output
 from .output import stdout_to_stderr
 from .bench_cmds import (
     AddressOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, MissionOpt, ProgressOpt, SeedOpt, TokensOpt,
@@ -103,17 +104,26 @@ def sweep(
             raise BadInput(str(exc)) from exc
         report = {**result.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__,
                   "environment": environment()}
+        plotted = True
         if plot is not None:
-            report["plot"] = str(plot_sweep(result, plot))
-        if out is not None:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+            try:
+                report["plot"] = str(plot_sweep(result, plot))
+            except (OSError, UnsafeFileError) as exc:
+                plotted = False
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                typer.echo(f"error: --plot: cannot write {plot}: {reason}; the figures it shows are in the "
+                           + ("JSON object" if as_json else "summary") + " on stdout", err=True)
+        saved = write_output(out, json.dumps(report, indent=2) + "\n", "--out",
+                             "its content is in the JSON object on stdout" if as_json else "its content follows on stdout")
         if as_json:
             typer.echo(json.dumps(report))
         else:
             _table(report)
+            if not saved:
+                typer.echo(json.dumps(report, indent=2))
         errors = sum(p["errors"] for p in report["points"])
         if errors:
             typer.echo(f"warning: {errors} game(s) ended on an agent error", err=True)
+        exit_if_lost(plotted, saved)
 
     _guarded(run)

@@ -22,12 +22,11 @@ front end says so when it starts saving.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
+from ..files import UnsafeFileError, check_readable, write_atomically
 from ..rules.moves import IllegalMove
 from ..rules.record import RecordError, checksum, from_record, to_record
 from .session import Session, SessionError, load_session_agents
@@ -82,31 +81,19 @@ def session_meta(session: Session) -> dict:
 
 
 def save_session(session: Session, path: str | Path) -> Path:
-    """Write the session to ``path`` atomically; returns the path. Raises SaveWriteError."""
+    """Write the session to ``path`` atomically; returns the path. Raises SaveWriteError.
+
+    A symbolic link is written through to its target; a device, a pipe or a folder is refused
+    and left as it is (:mod:`spymaster_ai.files` says why)."""
     path = Path(path)
     text = json.dumps(session_record(session), indent=1, ensure_ascii=False) + "\n"
-    folder = path.parent if str(path.parent) else Path(".")
     try:
-        _write_atomically(text, path, folder)
+        write_atomically(path, text, fsync=True, private=True)  # it holds the key card
+    except UnsafeFileError as exc:
+        raise SaveWriteError(f"cannot save the game to {path}: {exc}") from None
     except OSError as exc:
         raise SaveWriteError(f"cannot save the game to {path}: {exc.strerror or exc}") from exc
     return path
-
-
-def _write_atomically(text: str, path: Path, folder: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def saver(path: str | Path) -> Callable[[Session], None]:
@@ -118,6 +105,7 @@ def read_saved(path: str | Path) -> SavedGame:
     """Read and check a save file (the moves are replayed through the engine)."""
     path = Path(path)
     try:
+        check_readable(path, SaveFileError)  # a device or a pipe: never read (endless, or blocking)
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SaveFileError(f"no such save file: {path}") from None

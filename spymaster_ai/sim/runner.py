@@ -41,6 +41,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Container, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
+from ..files import atomic_writer, check_readable, write_target
 from ..provenance import differences, environment
 from .backends import Backend, BackendError, ChunkJob, make_backend
 from .metrics import match_summary, summarise
@@ -300,6 +301,7 @@ def read_result_lines(path: Path) -> list[tuple[int, str]]:
     :class:`ResultsFileError` for a folder or a file that is not text."""
     if path.is_dir():
         raise ResultsFileError(f"{path} is a folder, not a results file")
+    check_readable(path, ResultsFileError)  # a device or a pipe: never read (endless, or blocking)
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -387,11 +389,9 @@ def results_lock(path: Path) -> Iterator[None]:
 
 def _write_sorted(path: Path, results: Mapping[int, GameResult]) -> None:
     """Rewrite the file sorted by index, atomically (a crash leaves the old or the new file)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
+    with atomic_writer(path) as handle:
         for index in sorted(results):
             handle.write(dump_result_line(results[index]) + "\n")
-    os.replace(tmp, path)
 
 
 # ----------------------------------------------------------------------------- driver
@@ -485,7 +485,9 @@ def run_games(
                         f"before it, so only whole matches replay (match {m})"
                     )
     opts = options.to_json()
-    path = Path(results_path) if results_path is not None else None
+    # A link is followed to its target (the file updated, its lock taken); a device, a pipe or a
+    # folder is refused before anything is read or written (see spymaster_ai/files.py).
+    path = write_target(results_path, ResultsFileError) if results_path is not None else None
     runner = make_backend(backend, jobs, address)  # checks the name before any file is touched
     owned = runner is not backend
 

@@ -13,6 +13,7 @@ In classic and pictures the swept pair plays red against the unswept base specs 
 from __future__ import annotations
 
 import hashlib
+import io
 import inspect
 import itertools
 import re
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ..agents.registry import parse_spec
+from ..files import write_atomically
 from .backends import Backend, make_backend
 from .play import ROLES, PlayOptions, lineup
 from .runner import AgentFactory, Progress, _agents_for, check_specs, is_registry_factory, progress_bar, registry_factory, run_games
@@ -314,6 +316,7 @@ def plot_sweep(sweep: Sweep, path: Union[str, Path]) -> Path:
         fontsize="medium",
     )
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=120)
+    image = io.BytesIO()
+    fig.savefig(image, dpi=120, format=out.suffix[1:].lower() or "png")
+    write_atomically(out, image.getvalue())  # through a link; never over a device or a pipe
     return out
