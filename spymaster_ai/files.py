@@ -15,6 +15,10 @@ for ``--results``, ``--out``, ``--markdown``, ``--plot`` and ``play --save`` ali
   one updated. Renaming a temporary file over the link itself would turn it into a plain file
   and silently stop updating its target, and refusing links would break that ordinary use. The
   rules above then apply to the target.
+* **Held by one process at a time** where two would lose each other's work (a results file a
+  run appends to, a play save a session rewrites after every move): :func:`hold_file` takes an
+  exclusive ``flock`` on ``<file>.lock`` and refuses a second holder at once. The kernel drops a
+  flock with its process, so a crashed or killed holder never leaves the file locked.
 * **Checked before the first game.** :func:`check_writable` creates and removes a probe file
   in the folder the atomic write will use (or the nearest existing folder above it, where the
   missing ones will be made), so a read-only, immutable or virtual folder (``/proc``) is
@@ -28,9 +32,14 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import IO, Iterator, Union
+from typing import IO, Callable, Iterator, Union
 
-__all__ = ["UnsafeFileError", "atomic_writer", "check_readable", "check_writable", "check_writable_folder", "write_atomically", "write_target"]
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: files are not locked
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["UnsafeFileError", "atomic_writer", "check_readable", "check_writable", "check_writable_folder", "hold_file", "lock_path", "write_atomically", "write_target"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -170,3 +179,51 @@ def write_atomically(path: PathLike, data: Union[str, bytes], *, fsync: bool = F
     with atomic_writer(path, "wb" if isinstance(data, bytes) else "w", fsync=fsync, private=private) as handle:
         handle.write(data)
     return write_target(path)
+
+
+def lock_path(path: PathLike) -> Path:
+    """The lock file of ``path`` (:func:`hold_file`): ``<path>.lock`` beside it."""
+    path = Path(path)
+    return path.with_name(path.name + ".lock")
+
+
+@contextlib.contextmanager
+def hold_file(path: PathLike, refuse: Callable[[str], Exception]) -> Iterator[None]:
+    """Hold ``path`` while the block runs: an exclusive, non-blocking ``flock`` on ``<path>.lock``.
+
+    Why: two processes that each rewrite a file from what they read lose one another's work
+    (a run's games, a session's moves); the second is refused at once instead, with
+    ``refuse(who)`` raised, where ``who`` is " (process N)" naming the holder, or "" when
+    unknown. The kernel drops a flock with its process, so a killed or crashed holder never
+    leaves the file locked (its stale lock file is simply taken over). The lock file is removed
+    before it is unlocked, and a holder that locked a file since removed tries again, so no
+    lock files pile up and two processes never hold two different lock files. One mechanism
+    for every such file: the simulator's results files and play's save files alike.
+    """
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    lock = lock_path(path)
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            raise refuse(f" (process {holder})" if holder.isdigit() else "") from None
+        try:
+            current = os.path.samestat(os.fstat(fd), os.stat(lock))
+        except FileNotFoundError:
+            current = False
+        if current:
+            break
+        os.close(fd)  # a holder removed it as we opened it: lock the new one
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(lock)
+        os.close(fd)

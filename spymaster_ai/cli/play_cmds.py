@@ -77,9 +77,7 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
     """Validate, deal, load the AI, then hand over to the console loop."""
 
     def run() -> int:
-        from ..play import PlaySettings, Session, default_save_path, load_session_agents, new_game, run_console, saver
-        from ..play.profile import start_learning
-        from ..play.session import Event
+        from ..play import PlaySettings, default_save_path, hold_save
         from ..play.settings import agent_for_language
 
         seed = settings_kw.pop("seed")
@@ -92,6 +90,16 @@ def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: boo
             raise BadInput("--save and --no-save contradict each other: give one of them")
         path = None if no_save else (save or default_save_path(settings))
         check_output_file(path, "--save", probe=False)  # an unwritable one: the game goes on in memory
+        if path is None:
+            return play(settings, path)
+        with hold_save(path):  # a file a live session holds is refused, --force or not
+            return play(settings, path)
+
+    def play(settings, path) -> int:
+        from ..play import Session, load_session_agents, new_game, run_console, saver
+        from ..play.profile import start_learning
+        from ..play.session import Event
+
         if path is not None and path.exists() and not force:
             raise BadInput(_exists_message(path))
         if png is not None and settings.mode != "pictures":
@@ -288,6 +296,12 @@ def play_resume(
     """
 
     def run() -> int:
+        from ..play import hold_save
+
+        with hold_save(file):  # another live session on this file: refused before anything is read
+            return resume()
+
+    def resume() -> int:
         from ..play import load_session_agents, read_saved, resume_session, run_console
         from ..play.console import show_finished
         from ..play.profile import start_learning

@@ -12,7 +12,7 @@ from .parse import InputError, match_card, parse_clue
 from .session import HELP, Event, Prompt, Reply, Session, SessionError, ai_roles, default_save_path, load_session_agents
 from .settings import MODES, PlaySettings, SettingsError
 from .setup import new_game
-from .store import SaveFileError, SaveWriteError, read_saved, resume_session, save_session, saver
+from .store import SaveFileError, SaveWriteError, hold_save, read_saved, resume_session, save_session, saver
 
 __all__ = [
     "HELP",
@@ -34,6 +34,7 @@ __all__ = [
     "new_game",
     "parse_clue",
     "read_saved",
+    "hold_save",
     "resume_session",
     "run_console",
     "save_session",

@@ -17,16 +17,23 @@ fails raises :class:`SaveWriteError`, one line that names the file; the session 
 in memory and the front end offers another file. **It holds the key card** (the engine
 needs it to replay the moves): opening it spoils the game for a guesser, which is why the
 front end says so when it starts saving.
+
+A live session holds its save file (:func:`hold_save`, the simulator's lock on results files,
+:func:`spymaster_ai.files.hold_file`): a second ``play resume`` of it, or a new game told to
+``--save`` onto it, is refused at start, since each would rewrite the file from its own game
+and one session's moves would vanish. The lock dies with its process, so a crash leaves none.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Iterator, Mapping, Optional
 
-from ..files import UnsafeFileError, check_readable, write_atomically
+from ..files import UnsafeFileError, check_readable, hold_file, write_atomically
 from ..rules.moves import IllegalMove
 from ..rules.record import RecordError, checksum, from_record, to_record
 from .session import Session, SessionError, load_session_agents
@@ -40,6 +47,7 @@ __all__ = [
     "SaveWriteError",
     "SavedGame",
     "check_saved",
+    "hold_save",
     "read_saved",
     "restore_session",
     "resume_session",
@@ -67,6 +75,25 @@ class SavedGame:
     labels: dict[str, str]
     record: dict
     game: Game  # the game as the record replays it (checked against its stored final state)
+
+
+@contextmanager
+def hold_save(path: str | Path) -> Iterator[None]:
+    """Hold the save file ``path`` for one session (an exclusive ``flock`` on ``<path>.lock``,
+    released when the session ends or its process dies); a file another live session holds is
+    refused with :class:`SaveFileError`, one line naming it. A folder where no lock file can be
+    made (missing, read-only) holds nothing: no save can be written there either, and the
+    reading or saving says so."""
+    path = Path(path)
+    with ExitStack() as held:
+        try:
+            # a link is held at its target, the file the saves land in (as the runner's results)
+            held.enter_context(hold_file(os.path.realpath(path), lambda who: SaveFileError(
+                f"{path} is in use by another play session{who}: continue the game there, or quit it first "
+                "(two sessions on one save would overwrite each other's moves)")))
+        except OSError:
+            pass
+        yield
 
 
 def session_meta(session: Session) -> dict:

@@ -35,23 +35,18 @@ import json
 import os
 import sys
 import time
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Container, Iterable, Iterator, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Container, ContextManager, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
-from ..files import atomic_writer, check_readable, write_target
+from ..files import atomic_writer, check_readable, hold_file, write_target
 from ..provenance import differences, environment
 from .backends import Backend, BackendError, ChunkJob, make_backend
 from .metrics import match_summary, summarise
 from .play import ROLES, GameResult, PlayOptions, play_game, play_match
 from .seeds import game_seed, match_game_seed
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: results files are not locked
-    fcntl = None  # type: ignore[assignment]
 
 __all__ = [
     "AgentFactory", "REGISTRY_FACTORIES", "ResultsFileError", "RunResult", "check_result_line", "check_specs",
@@ -345,46 +340,12 @@ def _read_results(
     return done
 
 
-@contextmanager
-def results_lock(path: Path) -> Iterator[None]:
-    """Hold ``path`` for one run: an exclusive, non-blocking ``flock`` on ``<path>.lock``.
-
-    Why: two runs on one file each rewrite it from what they read, so one run's games would
-    vanish; the second run is refused at once instead (:class:`ResultsFileError`). The kernel
-    drops a flock with its process, so a killed run never leaves the file locked. The lock file
-    is removed before it is unlocked, and a run that locked a file since removed tries again,
-    so no lock files pile up and two runs never hold two different lock files.
-    """
-    if fcntl is None:  # pragma: no cover
-        yield
-        return
-    lock = path.with_name(path.name + ".lock")
-    while True:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 32).decode("ascii", "replace").strip()
-            os.close(fd)
-            who = f" (process {holder})" if holder.isdigit() else ""
-            raise ResultsFileError(
-                f"{path} is in use by another run{who}: wait for it to end, or give this run another results file"
-            ) from None
-        try:
-            current = os.path.samestat(os.fstat(fd), os.stat(lock))
-        except FileNotFoundError:
-            current = False
-        if current:
-            break
-        os.close(fd)  # a holder removed it as we opened it: lock the new one
-    try:
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
-        yield
-    finally:
-        with suppress(FileNotFoundError):
-            os.unlink(lock)
-        os.close(fd)
+def results_lock(path: Path) -> ContextManager[None]:
+    """Hold ``path`` for one run (:func:`spymaster_ai.files.hold_file`, an exclusive ``flock``
+    on ``<path>.lock``, dropped with its process): a second run given the same file is refused
+    at once (:class:`ResultsFileError`), instead of both rewriting it and one run's games vanishing."""
+    return hold_file(path, lambda who: ResultsFileError(
+        f"{path} is in use by another run{who}: wait for it to end, or give this run another results file"))
 
 
 def _write_sorted(path: Path, results: Mapping[int, GameResult]) -> None:
