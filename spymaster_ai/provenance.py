@@ -8,15 +8,23 @@ leave-one-out table committed in f95b932, with G = glove50 (500 Duet games), won
 the environment that made it and 172 in a fresh one, where the commit that first played it and today's main
 wrote byte-identical result files (the determinism tests check 1 against 2 processes). Every
 JSON report records these versions, so such a difference can be told from a change of code.
+
+The same holds for the user's own files an agent spec names (``vectors:PATH``, a plug-in
+``path/file.py:Class``): the spec is the same string whatever the file holds, so every game
+result also records the sha256 of each such file (:func:`source_hashes`), and a resumed run
+whose file changed is refused rather than joining two models' games in one table.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import platform
+import re
+from pathlib import Path
 from importlib.metadata import PackageNotFoundError, version
-from typing import Optional
+from typing import Iterator, Mapping, Optional
 
 # The distributions whose version can change a figure: numerics, model runtimes, the
 # packaged models themselves, and the word lists behind the clue vocabulary and legality.
@@ -82,3 +90,68 @@ def versions_line(env: Optional[dict] = None) -> str:
     env = environment() if env is None else env
     present = ", ".join(f"{name} {v}" for name, v in env["packages"].items() if v)
     return f"Python {env['python']} ({env['machine']}); {present}"
+
+
+# Composite embedding names that list other models after their colon (``ensemble:a+b``).
+_COMPOSITES = ("ensemble:", "consensus:")
+_PLUGIN = re.compile(r"^(?P<file>.+\.py):[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _pieces(spec: str) -> Iterator[str]:
+    """Every model or class name in a spec: its name and the names in its parameter values
+    (``robust:partner=vectors:a.txt+glove50``), composites (``ensemble:...``) opened."""
+    from .agents.registry import AgentSpecError, parse_spec
+
+    try:
+        name, params = parse_spec(spec)
+    except AgentSpecError:
+        return
+    for text in [name, *(v for v in params.values() if isinstance(v, str))]:
+        for piece in text.split("+"):
+            piece = piece.strip()
+            while piece.startswith(_COMPOSITES):
+                piece = piece.split(":", 1)[1].strip()
+            if piece:
+                yield piece
+
+
+def source_files(spec: str) -> dict[str, Path]:
+    """The user's files an agent spec names, by the name as written in the spec:
+    ``vectors:PATH`` -> PATH, ``path/file.py:Class`` -> path/file.py (files that exist only)."""
+    out: dict[str, Path] = {}
+    for piece in _pieces(spec):
+        if piece.startswith("vectors:"):
+            path = Path(piece[len("vectors:"):]).expanduser()
+        else:
+            match = _PLUGIN.match(piece)
+            if match is None:
+                continue
+            path = Path(match["file"]).expanduser()
+        if path.is_file():
+            out[piece] = path
+    return out
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def source_hashes(specs: Mapping[str, str]) -> dict[str, str]:
+    """``{name as written in the spec: sha256 of the file}`` for every user file the specs
+    name (:func:`source_files`): vector tables and plug-in sources; empty for built-in agents."""
+    out: dict[str, str] = {}
+    for spec in specs.values():
+        for piece, path in source_files(spec).items():
+            if piece not in out:
+                out[piece] = file_sha256(path)
+    return dict(sorted(out.items()))
+
+
+def changed_sources(theirs: Mapping[str, str], ours: Mapping[str, str]) -> list[str]:
+    """The names (as in the specs) whose file content differs between two
+    :func:`source_hashes` records; a name only one of them has is not compared."""
+    return [name for name in theirs if name in ours and theirs[name] != ours[name]]

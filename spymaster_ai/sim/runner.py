@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Callable, Container, ContextManager, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from ..files import atomic_writer, check_readable, hold_file, write_target
-from ..provenance import differences, environment
+from ..provenance import changed_sources, differences, environment, source_hashes
 from .backends import Backend, BackendError, ChunkJob, make_backend
 from .metrics import match_summary, summarise
 from .play import ROLES, GameResult, PlayOptions, play_game, play_match
@@ -257,8 +257,15 @@ def _expected_seed(seed: int, index: int, match: Optional[int]) -> int:
 
 def _check_belongs(
     result: GameResult, game: str, specs: Mapping[str, str], options: dict, seed: int, path: Path, here: dict,
-    match: Optional[int] = None,
+    match: Optional[int] = None, sources: Optional[Mapping[str, str]] = None,
 ) -> None:
+    changed = changed_sources(result.sources or {}, sources or {})
+    if changed:
+        raise ResultsFileError(
+            f"{path}: the file of agent spec {changed[0]} changed since its games were played (its sha256 differs "
+            f"from game {result.index}'s): resuming would join two different models' games in one table. "
+            "Restore that file, or give this run another results file."
+        )
     other = _other_versions(result, here)
     if other:
         raise ResultsFileError(
@@ -312,7 +319,8 @@ def _torn(line: str) -> bool:
 
 
 def _read_results(
-    path: Path, game: str, specs: Mapping[str, str], options: dict, seed: int, match: Optional[int] = None
+    path: Path, game: str, specs: Mapping[str, str], options: dict, seed: int, match: Optional[int] = None,
+    sources: Optional[Mapping[str, str]] = None,
 ) -> dict[int, GameResult]:
     """The valid results already in ``path`` by index; a torn last line (interrupted write) is
     dropped, and so is every game of a match not saved whole (it is played again from its start)."""
@@ -330,7 +338,7 @@ def _read_results(
                 continue  # the last line cut short by an interruption: that game is played again
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
         check_result_line(data, path, number)
-        _check_belongs(result, game, specs, options, seed, path, here, match)
+        _check_belongs(result, game, specs, options, seed, path, here, match, sources)
         done.setdefault(result.index, result)
     if match is not None:
         saved: dict[int, int] = {}
@@ -459,7 +467,10 @@ def run_games(
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             held.enter_context(results_lock(path))  # before reading it: released after the last write
-        done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed, match) if path else {}
+        # The user's files the specs name (vectors:PATH, file.py:Class), hashed once the file is
+        # held: every line records them, and a file that changed since is refused on resume.
+        sources = source_hashes(specs)
+        done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed, match, sources) if path else {}
         created = path is not None and not path.exists()
         if path is not None:
             _write_sorted(path, done)  # drops a torn last line before appending
@@ -477,6 +488,8 @@ def run_games(
             def keep(batch: list[dict]) -> int:
                 fresh = 0
                 for data in batch:
+                    if sources:
+                        data = {**data, "sources": sources}
                     result = GameResult.from_json(data)
                     other = _other_versions(result, here)
                     if other:  # a cluster worker with another install
