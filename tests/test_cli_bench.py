@@ -379,3 +379,49 @@ def test_worker_processes_end_with_a_killed_bench(tmp_path):
         for pid, start in workers.items():  # what this test started, if it outlived the check
             if (s := _proc_stat(pid)) and s[2] == start:
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_worker_killed_mid_run_ends_the_bench_in_one_line_and_the_same_command_resumes(tmp_path):
+    """SIGKILL of one loky worker used to end the bench with rc 1 and a raw TerminatedWorkerError
+    traceback. Now: one line saying the games are kept and how to resume, rc 1; the rerun finishes."""
+    import subprocess
+    import sys
+    import textwrap
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    agent = tmp_path / "doomed.py"
+    agent.write_text(textwrap.dedent(f"""
+        import os, signal
+        from test_sim_scripted import RandomGuesser
+
+        class Doomed(RandomGuesser):
+            # the 7th game anywhere kills its worker process, once (the marker file remembers)
+            def reset(self, seed):
+                with open({str(tmp_path / 'count')!r}, "a") as f:
+                    f.write("x")
+                marker = {str(tmp_path / 'killed')!r}
+                if os.path.getsize({str(tmp_path / 'count')!r}) >= 7 and not os.path.exists(marker):
+                    open(marker, "w").close()
+                    os.kill(os.getpid(), signal.SIGKILL)
+                return super().reset(seed)
+    """))
+    results = tmp_path / "r.jsonl"
+    command = [
+        sys.executable, "-c", "from spymaster_ai.cli.app import main; main()", "bench", "kim2019", "--games", "12",
+        "--spymaster", RANDOM_SPY, "--guesser", f"{agent}:Doomed", "--no-isolate", "--jobs", "2",
+        "--results", str(results), "--no-progress", "--json",
+    ]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])}
+    first = subprocess.run(command, capture_output=True, text=True, cwd=root, env=env, timeout=300)
+    assert (tmp_path / "killed").exists()
+    assert first.returncode == 1, first.stderr
+    assert "Traceback" not in first.stderr and "TerminatedWorkerError" not in first.stderr
+    errors = [line for line in first.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, first.stderr
+    assert "a worker process ended mid-run" in errors[0] and f"kept in {results}" in errors[0]
+    assert "the same command resumes from there" in errors[0]
+    second = subprocess.run(command, capture_output=True, text=True, cwd=root, env=env, timeout=300)
+    assert second.returncode == 0, second.stderr
+    report = json.loads(second.stdout)
+    assert report["games"] == 12 and report["played"] + report["resumed"] == 12

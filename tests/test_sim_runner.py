@@ -415,3 +415,50 @@ def test_a_forged_result_line_with_a_recomputed_checksum_is_refused_naming_the_f
     with pytest.raises(ResultsFileError, match=rf"{re.escape(str(p))} line 1 is not a game result .*{re.escape(message)}"):
         run(tmp_path, "r.jsonl", games=6)
     assert p.read_bytes() == before
+
+
+class _DiesAfterOneChunk(LocalBackend):
+    """Plays the first chunk, then loses its worker, as loky does when a worker is SIGKILLed."""
+
+    def play(self, job, chunks):
+        from spymaster_ai.sim.backends import WorkerLostError
+
+        yield play_chunk(job, next(iter(chunks)))
+        raise WorkerLostError("a worker process ended mid-run (killed, or out of memory?) (exit code -9)")
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_a_lost_worker_says_what_is_kept_and_how_to_resume(tmp_path, keep):
+    from spymaster_ai.sim.backends import WorkerLostError
+
+    path = tmp_path / "r.jsonl" if keep else None
+    kw = dict(games=6, seed=3, factory=scripted_factory, chunk_size=2, results_path=path)
+    with pytest.raises(WorkerLostError) as lost:
+        run_games("duet", lineup("duet", "random", "random"), backend=_DiesAfterOneChunk(2), **kw)
+    message = str(lost.value)
+    assert "\n" not in message and "exit code -9" in message
+    if keep:
+        assert f"the 2 game(s) finished are kept in {path}: the same command resumes from there" in message
+        again = run_games("duet", lineup("duet", "random", "random"), **kw)
+        assert (again.resumed, again.played) == (2, 4)
+    else:
+        assert "run with a results file (--results)" in message
+
+
+def test_local_backend_turns_a_terminated_worker_into_worker_lost(monkeypatch):
+    import joblib
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    from spymaster_ai.sim.backends import WorkerLostError
+
+    class Broken:
+        def __init__(self, *a, **k):
+            pass
+
+        def __call__(self, tasks):
+            raise TerminatedWorkerError("... The exit codes of the workers are {SIGKILL(-9)}")
+
+    monkeypatch.setattr(joblib, "Parallel", Broken)
+    job = ChunkJob("duet", lineup("duet", "random", "random"), PlayOptions().to_json(), 0, scripted_factory, None)
+    with pytest.raises(WorkerLostError, match=r"ended mid-run .*\(exit code -9\)$"):
+        list(LocalBackend(2).play(job, [[0], [1], [2]]))

@@ -23,6 +23,7 @@ import collections
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -41,6 +42,9 @@ BUILD_TIMEOUT = 600.0
 # An answer longer than this is refused: a reply is a clue or a card, not a payload.
 MAX_ANSWER_BYTES = 1 << 20
 _STDERR_LINES = 20
+# How the worker learns which process to end with (agents.worker reads them).
+PARENT_ENV = "SPYMASTER_AI_WORKER_PARENT"
+DEATHSIG_ENV = "SPYMASTER_AI_WORKER_DEATHSIG"
 
 
 class IsolatedAgentError(RuntimeError):
@@ -55,10 +59,19 @@ class _Process:
         env = dict(os.environ)
         # The child imports what this process imports: the same package, the same sys.path.
         env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        # The worker ends with this process (agents.worker watches it): it is told whom to watch,
+        # and whether PR_SET_PDEATHSIG may be used (that signal follows the thread that started
+        # the worker, so only the main thread, whose end is the process's, may ask for it).
+        env[PARENT_ENV] = str(os.getpid())
+        env[DEATHSIG_ENV] = "1" if threading.current_thread() is threading.main_thread() else "0"
+        # Its own session, so its own process group: stop() ends the group, the processes the
+        # plug-in started included, and a Ctrl-C at the terminal reaches this process only.
+        session = {"start_new_session": True} if os.name == "posix" else {}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "spymaster_ai.agents.worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, **session,
         )
+        self._group = bool(session)
         self._buffer = b""
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
         self._echo = threading.Thread(target=self._read_stderr, daemon=True)
@@ -124,6 +137,12 @@ class _Process:
         return "; last lines on stderr: " + " | ".join(lines) if lines else ""
 
     def stop(self) -> None:
+        """End the worker and every process of its group (those the plug-in started)."""
+        if self._group:
+            try:  # before the worker is reaped: its group id stays its own until then
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass  # the group is empty (the worker and its children are gone)
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()

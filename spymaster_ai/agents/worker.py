@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
+import time
 import traceback
 from typing import Any, Optional
 
@@ -52,6 +55,56 @@ def _result(method: str, value: Any) -> Any:
             raise TypeError(f"choose_cover returned {type(value).__name__}, not a card word")
         return value
     return None
+
+
+# How often the fallback watch looks for the parent (seconds).
+_PARENT_POLL_SECONDS = 0.5
+
+
+def _end_group() -> None:
+    """Exit now, with every process the agent started: the worker leads its own process group
+    (``agents.isolation`` starts it in its own session), so the group is the agent's."""
+    if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
+        try:
+            os.killpg(os.getpid(), signal.SIGKILL)  # this process too
+        except OSError:
+            pass
+    os._exit(1)
+
+
+def _watch_parent() -> None:
+    """End this worker, and the processes its agent started, when the simulator's process is gone.
+
+    Why: an agent stuck in a move outlived a SIGKILLed run (adopted by PID 1, alive minutes
+    later), as did the processes a plug-in started. Linux: ``PR_SET_PDEATHSIG`` asks for
+    SIGTERM at the parent's death, and its handler ends the group. Everywhere: a daemon thread
+    polls ``os.getppid()``, which changes when the parent dies (the worker is adopted).
+    """
+    from .isolation import DEATHSIG_ENV, PARENT_ENV
+
+    try:
+        parent = int(os.environ.get(PARENT_ENV, ""))
+    except ValueError:
+        return  # started by hand: no run to end with
+    if os.environ.get(DEATHSIG_ENV) == "1" and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            if libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0) == 0:
+                signal.signal(signal.SIGTERM, lambda *_: _end_group())
+        except (OSError, AttributeError, ValueError):
+            pass  # the polling thread below still watches
+    if os.getppid() != parent:  # the parent died before the watch was set
+        _end_group()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_POLL_SECONDS)
+        _end_group()
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 class _Worker:
@@ -92,6 +145,7 @@ def main() -> int:
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    _watch_parent()
     worker = _Worker()
     for line in sys.stdin:
         try:
@@ -104,7 +158,24 @@ def main() -> int:
                 "traceback": traceback.format_exc(limit=8),
             }
         answers.write(json.dumps(reply) + "\n")
+    # stdin closed: the simulator is done with this agent (or gone); the processes the agent
+    # started must not outlive it.
+    answers.flush()
+    _end_group_members()
     return 0
+
+
+def _end_group_members() -> None:
+    """Stop the other processes of this worker's group (it leads one only when isolation started it)."""
+    if not hasattr(os, "killpg") or os.getpgrp() != os.getpid():
+        return
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        os.killpg(os.getpid(), signal.SIGTERM)  # ignored here, ends the others
+    except OSError:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -247,6 +247,15 @@ def _guarded(fn: Any, *args: Any, **kwargs: Any) -> None:
         raise
     except _bad_input_types() as exc:
         fail(first_line(exc))
+    except _worker_lost() as exc:  # the run broke, not the input: exit 1, one line, no traceback
+        typer.echo(f"error: {first_line(exc)}", err=True)
+        raise typer.Exit(1) from None
+
+
+def _worker_lost() -> type[BaseException]:
+    from ..sim.backends import WorkerLostError
+
+    return WorkerLostError
 
 
 # Options shared by every bench command.

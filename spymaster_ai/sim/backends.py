@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 from abc import ABC, abstractmethod
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
@@ -35,7 +36,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .runner import AgentFactory
 
 __all__ = [
-    "BACKENDS", "Backend", "BackendError", "ChunkJob", "LocalBackend", "RayBackend", "make_backend", "play_chunk",
+    "BACKENDS", "Backend", "BackendError", "ChunkJob", "LocalBackend", "RayBackend", "WorkerLostError", "make_backend",
+    "play_chunk",
 ]
 
 BACKENDS = ("local", "ray")
@@ -48,6 +50,19 @@ RAY_INSTALL_HINT = "pip install -e '.[ray]' in the spymaster_ai checkout"
 class BackendError(ValueError):
     """A backend that cannot run here: unknown name, Ray missing, a cluster out of reach, a
     worker whose library versions differ from the driver's."""
+
+
+class WorkerLostError(RuntimeError):
+    """A worker process died mid-run (killed, out of memory): the games it was playing are
+    lost, the games already back are kept (the runner says where, and how to resume)."""
+
+
+def _exit_code(exc: BaseException) -> str:
+    """\", its exit code was -9\" from loky's message, when it gives one."""
+    import re
+
+    found = re.search(r"exit codes?[^-\d]*(-?\d+)", str(exc))
+    return f" (exit code {found.group(1)})" if found else ""
 
 
 @dataclass(frozen=True)
@@ -165,7 +180,12 @@ class LocalBackend(Backend):
         parent = os.getpid()
         tasks = (delayed(_play_chunk_in_worker)(job, list(chunk), parent) for chunk in chain(first, chunks))
         # joblib draws tasks from the generator a few at a time (pre_dispatch), not all at once
-        yield from Parallel(n_jobs=self.jobs, return_as="generator_unordered")(tasks)
+        try:
+            yield from Parallel(n_jobs=self.jobs, return_as="generator_unordered")(tasks)
+        except BrokenProcessPool as exc:  # loky's TerminatedWorkerError is one
+            raise WorkerLostError(
+                "a worker process ended mid-run (killed, or out of memory?)" + _exit_code(exc)
+            ) from None
 
 
 class _GameWorker:

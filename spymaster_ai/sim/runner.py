@@ -43,7 +43,7 @@ from typing import Any, Callable, Container, ContextManager, Iterable, Iterator,
 
 from ..files import atomic_writer, check_readable, hold_file, write_target
 from ..provenance import changed_sources, differences, environment, source_hashes
-from .backends import Backend, BackendError, ChunkJob, make_backend
+from .backends import Backend, BackendError, ChunkJob, WorkerLostError, make_backend
 from .metrics import match_summary, summarise
 from .play import ROLES, GameResult, PlayOptions, play_game, play_match
 from .seeds import game_seed, match_game_seed
@@ -512,8 +512,16 @@ def run_games(
                     job = ChunkJob(game, specs, opts, seed, factory, match)
                     units = remaining if match is None else remaining // match
                     size = chunk_size or runner.chunk_size(units)
-                    for batch in runner.play(job, _chunks(todo, size)):
-                        advance(keep(batch))
+                    try:
+                        for batch in runner.play(job, _chunks(todo, size)):
+                            advance(keep(batch))
+                    except WorkerLostError as exc:  # one line, with what is kept and how to go on
+                        kept = len(done)
+                        if handle is not None:
+                            then = f"the {kept} game(s) finished are kept in {path}: the same command resumes from there"
+                        else:
+                            then = "the games finished are lost: run with a results file (--results) to keep each game as it ends"
+                        raise WorkerLostError(f"{exc}; {then}") from None
         finally:
             if handle is not None:
                 handle.close()
