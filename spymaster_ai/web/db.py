@@ -10,6 +10,13 @@ Profiles (opt-in, one per browser): how a person reads clues, the same JSON as `
 profile file (:mod:`spymaster_ai.play.profile`), keyed by the SHA-256 of the random id in
 the browser's cookie, so the database alone does not say which browser is whose. Each game
 that learns notes how (``game_learning``): within itself only, or into which profile.
+
+What the players saw (``games.view``, JSON, nullable): the AI spymasters' targets, how the AI
+read the person's clues and the message log, as they were after the move they were written at.
+Replaying the record asks the AI again, and its answers (the targets, the readings) may differ
+from what was shown, so a restarted server shows these instead. The column is added to a
+database made before it (a game saved then has none and is replayed as before); a build
+without it ignores it.
 """
 
 from __future__ import annotations
@@ -54,10 +61,11 @@ def default_db_path() -> Path:
 class GameRow:
     """One stored game: its seat token's hash and its save record."""
 
-    def __init__(self, game_id: str, token_sha256: str, record: dict) -> None:
+    def __init__(self, game_id: str, token_sha256: str, record: dict, view: Optional[dict] = None) -> None:
         self.id = game_id
         self.token_sha256 = token_sha256
         self.record = record
+        self.view = view  # what the players saw (see the module doc); None for games saved without it
 
 
 class GameStore:
@@ -73,6 +81,9 @@ class GameStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+            if "view" not in columns:  # a database made before the view was kept
+                self._db.execute("ALTER TABLE games ADD COLUMN view TEXT")
 
     def create(self, game_id: str, token_sha256: str, record: dict) -> None:
         now = time.time()
@@ -93,10 +104,22 @@ class GameStore:
 
     def load(self, game_id: str) -> Optional[GameRow]:
         with self._lock:
-            row = self._db.execute("SELECT token_sha256, record FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self._db.execute("SELECT token_sha256, record, view FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
-        return GameRow(game_id, row[0], json.loads(row[1]))
+        view = None
+        if row[2] is not None:
+            try:
+                view = json.loads(row[2])
+            except ValueError:
+                view = None  # unreadable: the game is replayed as before
+        return GameRow(game_id, row[0], json.loads(row[1]), view if isinstance(view, dict) else None)
+
+    def save_view(self, game_id: str, view: dict) -> None:
+        """Keep what the players see of the game now (module doc)."""
+        text = json.dumps(view, ensure_ascii=False)
+        with self._lock:
+            self._db.execute("UPDATE games SET view = ? WHERE id = ?", (text, game_id))
 
     # -- profiles ---------------------------------------------------------------------------
     def load_profile(self, id_sha256: str) -> Optional[str]:

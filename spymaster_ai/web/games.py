@@ -14,6 +14,13 @@ their guesses and clues, within the game, and, when they opt in, into their brow
 (stored in SQLite under the SHA-256 of the browser's random profile id), written after every
 move that taught it something. A game resumed after a restart starts again from the profile
 (or, without one, from nothing): what it learned within itself before the restart is lost.
+
+A restart changes nothing a player sees: what the AI aimed at, how it read the person's clues
+and the message log are stored with the game after every change (:func:`seen_of`, the
+``view`` column of :mod:`.db`) and put back on load (:func:`restore_view`), since the replay
+asks the AI again and its answers (and the learner it reads with) may differ. A game stored
+without them (before this was kept, or when the last write of them failed) is replayed as
+before: the replay's targets and readings, and a log that says it resumed.
 """
 
 from __future__ import annotations
@@ -102,6 +109,8 @@ class LiveGame:
     profile_sha256: Optional[str] = None  # the profile this game learns into (None: within the game only)
     kept: int = 0  # what the learner had learned when the profile was last written
     profile_created: str = ""  # when the profile began
+    keep_view: Optional[Callable[[dict], None]] = None  # stores seen_of(self) (see the module doc)
+    kept_view: Optional[dict] = None  # the view last stored
 
     @property
     def version(self) -> int:
@@ -137,7 +146,20 @@ class LiveGame:
             key=key,
             error=s.error,
         )
+        self._store_view()
         return self.snapshot
+
+    def _store_view(self) -> None:
+        if self.keep_view is None:
+            return
+        view = seen_of(self)
+        if view == self.kept_view:
+            return
+        try:
+            self.keep_view(view)
+        except Exception:  # sqlite3.Error: the record is what counts; a restart then replays as before
+            return
+        self.kept_view = view
 
     def tell(self, events: list[Event]) -> None:
         self.log.extend(events)
@@ -174,7 +196,7 @@ class GameHub:
         learner, created = self._learner(settings, agents, profile_sha256) if learn else (None, "")
         session = Session(settings, game, agents, labels, learner=learner)
         live = LiveGame(game_id, token_hash(token), session, profile_sha256=profile_sha256 if learner else None,
-                        profile_created=created)
+                        profile_created=created, keep_view=self._view_saver(game_id))
         self.store.create(game_id, live.token_sha256, session_record(session))
         if learner is not None:
             self.store.set_learning(game_id, live.profile_sha256)
@@ -208,8 +230,9 @@ class GameHub:
         except (SaveFileError, SessionError) as exc:
             raise SaveFileError(f"the stored game cannot be resumed: {exc}") from exc
         live = LiveGame(game_id, row.token_sha256, session, profile_sha256=profile_sha256 if learner else None,
-                        profile_created=created)
-        live.tell([Event("info", f"{saved.settings.describe()}. Resumed where it stopped.")])
+                        profile_created=created, keep_view=self._view_saver(game_id))
+        if not restore_view(live, row.view):  # stored before the view was kept: as the replay has it
+            live.tell([Event("info", f"{saved.settings.describe()}. Resumed where it stopped.")])
         with self._lock:
             if game_id in self._games:  # another request loaded it meanwhile
                 return self._games[game_id]
@@ -349,6 +372,9 @@ class GameHub:
 
         return save
 
+    def _view_saver(self, game_id: str) -> Callable[[dict], None]:
+        return lambda view: self.store.save_view(game_id, view)
+
     def _remember(self, live: LiveGame) -> None:
         with self._lock:
             self._remember_locked(live)
@@ -360,6 +386,40 @@ class GameHub:
             if old.thinking:  # never drop a game whose AI is still moving
                 break
             del self._games[oldest]
+
+
+VIEW_FORMAT = 1
+
+
+def seen_of(live: LiveGame) -> dict:
+    """What the players see of the game that its record does not hold, as JSON: the AI's
+    targets and readings as they were noted, and the message log (its last LOG_LINES)."""
+    s = live.session
+    return {
+        "format": VIEW_FORMAT,
+        "moves": live.version,
+        "targets": [[giver, clue, list(cards)] for giver, clue, cards in s.targets],
+        "readings": [[r[0], [[card, float(p)] for card, p in r[1]], *r[2:]] for r in s.readings],
+        "log": [[e.kind, e.text] for e in live.log[-LOG_LINES:]],
+    }
+
+
+def restore_view(live: LiveGame, view: Optional[dict]) -> bool:
+    """Put a stored :func:`seen_of` back on a replayed game; whether it could (not when there
+    is none, it is malformed, or it was written at another move than the record's last)."""
+    if not isinstance(view, dict) or view.get("format") != VIEW_FORMAT or view.get("moves") != live.version:
+        return False
+    try:
+        targets = [(str(g), str(c), tuple(str(t) for t in cards)) for g, c, cards in view["targets"]]
+        readings = [(str(r[0]), [(str(card), float(p)) for card, p in r[1]], *(str(x) for x in r[2:]))
+                    for r in view["readings"]]
+        log = [Event(str(kind), str(text)) for kind, text in view["log"]]
+    except (KeyError, TypeError, ValueError, IndexError):
+        return False
+    live.session.targets, live.session.readings = targets, readings
+    live.log = log
+    live.kept_view = view
+    return True
 
 
 def _today() -> str:
