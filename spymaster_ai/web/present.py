@@ -139,7 +139,7 @@ def view_json(game_id: str, v: View) -> dict:
                    "meant": [m for _, _, m in c.shown()]}
                   for c in v.clues],
         "current": v.current,
-        "prompt": {"kind": v.prompt.kind, "text": v.prompt.text} if v.prompt else None,
+        "prompt": {"kind": v.prompt.kind, "text": v.prompt.text, "handover": v.prompt.handover} if v.prompt else None,
         "log": [{"kind": e.kind, "text": e.text} for e in v.log],
         "why": v.why,
         "summary": [{"kind": e.kind, "text": e.text} for e in v.summary],
