@@ -453,7 +453,15 @@ def header(lang: str, what: str) -> str:
 
 
 def write(lang: str, cards: list[str], clues: list[str], table: dict[str, list[str]], out: Path) -> None:
-    (out / f"words_{lang}.txt").write_text(header(lang, "board words") + "\n".join(cards) + "\n", encoding="utf-8")
+    # The board words are a speaker's since 2026-12-04 (glossary_<lang>.tsv, issue 40: these
+    # frequency-and-emoji lists held verbs, OK, EURO and two words for one thing); they are
+    # written from the glossary and never rebuilt here.
+    glossary = out / f"glossary_{lang}.tsv"
+    if glossary.exists():
+        cards = [line.split("\t")[0] for line in glossary.read_text(encoding="utf-8").splitlines()
+                 if line and not line.startswith("#") and line.split("\t")[1] == "card"]
+    else:
+        (out / f"words_{lang}.txt").write_text(header(lang, "board words") + "\n".join(cards) + "\n", encoding="utf-8")
     (out / f"clues_{lang}.txt").write_text(header(lang, "clue vocabulary, most frequent first")
                                            + "\n".join(clues) + "\n", encoding="utf-8")
     wanted = set(cards) | set(clues)

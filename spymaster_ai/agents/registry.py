@@ -444,11 +444,9 @@ def _llm(role: str, spec: str, params: dict[str, Any], load: bool) -> Any:
 
 
 def _human(role: str, spec: str, params: dict[str, Any], load: bool, lang: str = "en") -> Any:
-    """The agents for people (``spymaster_ai.agents.human``), on the process's shared reader."""
-    if lang != "en":
-        raise AgentSpecError(f"agent spec {spec!r}: the human agents' reader is fitted to English play only; "
-                             "on other boards use e5small")
-    from .human import HumanGuesser, HumanSpymaster, shared_reader
+    """The agents for people (``spymaster_ai.agents.human``), on the process's shared reader; on
+    a German, Vietnamese or Persian board the same reader through the language's glossary."""
+    from .human import HumanGuesser, HumanSpymaster, glossed_reader, shared_reader
 
     cls, other = (HumanSpymaster, HumanGuesser) if role == "spymaster" else (HumanGuesser, HumanSpymaster)
     checked = _check(cls, spec, params, coerce=True, other_role=("guesser" if role == "spymaster" else "spymaster", other))
@@ -456,8 +454,9 @@ def _human(role: str, spec: str, params: dict[str, Any], load: bool, lang: str =
         _build(cls, spec, (), {**checked, "reader": _NotLoaded()})  # range checks, no model loaded
     if not load:
         return cls
-    return _build(cls, spec, (shared_reader(_embedding),) if role == "spymaster" else (), checked,
-                  **({} if role == "spymaster" else {"reader": shared_reader(_embedding)}))
+    reader = shared_reader(_embedding) if lang == "en" else glossed_reader(lang, _embedding)
+    return _build(cls, spec, (reader,) if role == "spymaster" else (), checked,
+                  **({} if role == "spymaster" else {"reader": reader}))
 
 
 # -- public -----------------------------------------------------------------------------------------

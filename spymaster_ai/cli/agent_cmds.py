@@ -22,6 +22,13 @@ from .app import app
 from .errors import BadInput, fail, first_line, user_errors
 
 DEFAULT_AGENT = "minilm"
+# On a board in another language the default is the play partner there: the ``human`` agents
+# reading through the language's glossary (a speaker's; see embeddings/glossed.py).
+LANGUAGE_DEFAULT_AGENT = "human"
+
+
+def _default_agent(agent: Optional[str], lang: str) -> str:
+    return agent if agent is not None else (DEFAULT_AGENT if lang == "en" else LANGUAGE_DEFAULT_AGENT)
 LangOpt = typer.Option("en", "--lang", metavar="en|de|vi|fa",
                        help="Board language (its legality rules and clue words; other languages need e5small).")
 
@@ -161,7 +168,9 @@ def clue_cmd(
         None, "--bystander", metavar="CARDS",
         help="Bystanders. Default: every card not listed elsewhere. When given, cards listed nowhere count as covered.",
     ),
-    agent: str = typer.Option(DEFAULT_AGENT, "--agent", metavar="SPEC", help="Spymaster spec, e.g. minilm, robust:risk=0.6."),
+    agent: Optional[str] = typer.Option(None, "--agent", metavar="SPEC", show_default=False,
+                                        help="Spymaster spec, e.g. minilm, robust:risk=0.6. Default: minilm; "
+                                             "with --lang de|vi|fa the play partner, human."),
     top: int = typer.Option(5, "--top", min=1, metavar="N", help="How many clues to show."),
     game: str = typer.Option("classic", "--game", metavar="classic|duet", help="classic or duet (sets the cost of each mistake)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
@@ -186,6 +195,7 @@ def clue_cmd(
         )
         # In this process even for a class of yours: these commands read the agent's rankings and
         # models (beyond the protocol), and the board and key are the user's own (docs/isolation.md).
+        agent = _default_agent(agent, lang)
         spy = make_spymaster(add_language(agent, lang), isolate=False)
         spy.reset(0)
         warnings = _unreadable_cards(spy, words, "the spymaster aims at it only when no other card is left to clue"
@@ -244,7 +254,9 @@ def guess_cmd(
     board: str = typer.Option(..., "--board", metavar="CARDS", help="Every card, comma-separated."),
     clue: str = typer.Option(..., "--clue", metavar="WORD", help="The clue word."),
     count: int = typer.Option(..., "--count", min=0, metavar="N", help="The clue's number."),
-    agent: str = typer.Option(DEFAULT_AGENT, "--agent", metavar="SPEC", help="Guesser spec, e.g. minilm, glove50:stop_threshold=1."),
+    agent: Optional[str] = typer.Option(None, "--agent", metavar="SPEC", show_default=False,
+                                        help="Guesser spec, e.g. minilm, glove50:stop_threshold=1. Default: minilm; "
+                                             "with --lang de|vi|fa the play partner's guesser, human."),
     game: str = typer.Option("classic", "--game", metavar="classic|duet", help="classic (at most count+1 guesses) or duet (no cap)."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout."),
     lang: str = LangOpt,
@@ -265,6 +277,7 @@ def guess_cmd(
             game=game, me="A" if game == "duet" else "red", words=words, visible=words, revealed=(),
             clue=the_clue, guesses_made=0, max_guesses=None if game == "duet" else count + 1, can_stop=False,
         )
+        agent = _default_agent(agent, lang)
         g = make_guesser(add_language(agent, lang), isolate=False)  # in this process, as `clue` builds its spymaster
         g.reset(0)
         warnings = _unreadable_cards(g, words, "the guesser scores it as the board's average for every clue"

@@ -68,8 +68,8 @@ FreshOpt = typer.Option(False, "--fresh", help="Ignore your profile (how the AI 
                                                 "game: it is neither read nor changed.")
 LangOpt = typer.Option("en", "--lang", metavar="en|de|vi|fa",
                        help="Board language: its cards, legality rules and clue words (prompts stay English; "
-                            "the AI partner then reads with the multilingual models, e5small, and use3 in German, unless "
-                            "--agent or a spec says otherwise).")
+                            "the AI partner reads it through a speaker's glossary of each word's English senses, unless "
+                            "--agent or a spec says otherwise; --agent e5small: the multilingual model).")
 
 
 def _start(settings_kw: dict, *, save: Optional[Path], no_save: bool, force: bool, no_color: bool,

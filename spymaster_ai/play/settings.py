@@ -94,9 +94,11 @@ def _fmt(x: float) -> str:
 
 
 def agent_for_language(agent: str, lang: str) -> str:
-    """The AI agent to play a board in ``lang`` with: the ``human`` agents read English only,
-    so on other boards the default becomes the multilingual e5small (and its play partner)."""
-    return "e5small" if lang != "en" and agent == "human" else agent
+    """The AI agent to play a board in ``lang`` with. Since the glossaries (2026-12-04) the
+    ``human`` agents read German, Vietnamese and Persian boards too, through a speaker's
+    English senses of each word (issue 40: e5small read those words by their letters), so the
+    default stays ``human`` everywhere; ``--agent e5small`` gives the earlier partner."""
+    return agent
 
 
 # The most timer tokens a Duet game may be given: the rules use 9 and the missions go to 11

@@ -4,7 +4,7 @@
 """
 
 from .guesser import HumanGuesser
-from .reader import HumanReader, ReaderParams, load_params, shared_reader
+from .reader import HumanReader, ReaderParams, glossed_reader, load_params, shared_reader
 from .spymaster import HumanSpymaster
 
-__all__ = ["HumanGuesser", "HumanReader", "HumanSpymaster", "ReaderParams", "load_params", "shared_reader"]
+__all__ = ["HumanGuesser", "HumanReader", "HumanSpymaster", "ReaderParams", "glossed_reader", "load_params", "shared_reader"]

@@ -104,12 +104,13 @@ def phrase_matrix(clues: Sequence[str], cards: Sequence[str]) -> np.ndarray:
 
 
 @lru_cache(maxsize=100_000)
-def _zipf(word: str) -> float:
-    return zipf_frequency(word, "en")
+def _zipf(word: str, lang: str = "en") -> float:
+    return zipf_frequency(word, lang)
 
 
-def card_zipf(cards: Sequence[str]) -> np.ndarray:
-    return np.array([_zipf(c) for c in cards], dtype=np.float32)
+def card_zipf(cards: Sequence[str], lang: str = "en") -> np.ndarray:
+    """(cards,) each card's word frequency in its own language (people pick common cards)."""
+    return np.array([_zipf(c, lang) for c in cards], dtype=np.float32)
 
 
 def features_from_sims(
@@ -121,6 +122,7 @@ def features_from_sims(
     cards: Sequence[str],
     spelled: np.ndarray | None = None,
     phrase: np.ndarray | None = None,
+    lang: str = "en",
 ) -> np.ndarray:
     """(clues, cards, features) float32 for the cards of one board.
 
@@ -129,7 +131,9 @@ def features_from_sims(
     ``visible``: (cards,) bool, the cards still in play: board z-scores and leads are taken
     over them only (features of covered cards are computed but meaningless). ``spelled``:
     (clues, cards) :func:`spelled_like`, and ``phrase``: (clues, cards) :func:`phrase_matrix`,
-    if the caller holds them for the board already.
+    if the caller holds them for the board already. ``lang``: the cards' language, for their
+    frequency; in another language than English spelling and English phrases link nothing
+    (a Vietnamese clue shares a syllable with half the board), so both are 0 there.
     """
     vis = np.asarray(visible, dtype=bool)
     n_clues, n_cards = len(clues), len(cards)
@@ -158,7 +162,9 @@ def features_from_sims(
         out[:, :, base + 1] = evoke
         out[:, :, base + 2] = lead
     card_base = len(sims) * len(PER_MODEL)
-    out[:, :, card_base] = card_zipf(cards)[None, :]
+    out[:, :, card_base] = card_zipf(cards, lang)[None, :]
+    if lang != "en":
+        return out  # no spelling and no English phrase is a link in another language
     if spelled is None:
         spelled = spelled_matrix(clues, cards)
     out[:, :, card_base + 1] = spelled

@@ -192,9 +192,14 @@ class HumanReader:
     ``models``: name -> loaded model; by default the packaged ``MODELS``, loaded on first use.
     ``params``: the fitted weights (default: the shipped ones). One reader can serve every
     agent of a process: it keeps each card's statistics over the reference vocabulary.
+    ``lang``: the board's language; another than English is read through its glossary
+    (``models`` are then :class:`~spymaster_ai.embeddings.glossed.GlossedEmbedding`), with
+    no spelling or English phrase as a link (see :func:`glossed_reader`).
     """
 
-    def __init__(self, params: Optional[ReaderParams] = None, models: Optional[dict[str, Any]] = None) -> None:
+    def __init__(self, params: Optional[ReaderParams] = None, models: Optional[dict[str, Any]] = None,
+                 lang: str = "en") -> None:
+        self.lang = lang
         self.params = params if params is not None else load_params()
         self.model_names = tuple(self.params.models)
         self._models = dict(models) if models is not None else None
@@ -248,7 +253,7 @@ class HumanReader:
         if sims is None:
             sims = [np.asarray(m.similarity(clues, cards), dtype=np.float32) for m in self.models]
         means, stds = self.card_stats(cards)
-        return features_from_sims(sims, means, stds, visible, clues, cards)
+        return features_from_sims(sims, means, stds, visible, clues, cards, lang=self.lang)
 
     def params_for(self, cards: Sequence[str]) -> ReaderParams:
         """The weights to read a board of these cards with (one set; see the cross-fitted
@@ -279,3 +284,25 @@ def shared_reader(loader: Optional[Callable[[str], Any]] = None) -> HumanReader:
             models = {n: loader(n) for n in params.models} if loader is not None else None
             _SHARED_READER = HumanReader(params, models)
         return _SHARED_READER
+
+
+_GLOSSED_READERS: dict[str, HumanReader] = {}
+_GLOSSED_LOCK = threading.Lock()
+
+
+def glossed_reader(lang: str, loader: Optional[Callable[[str], Any]] = None) -> HumanReader:
+    """The process's reader for boards in ``lang`` (de, vi, fa): the shipped English reader,
+    its models reading each word as its English senses in the language's glossary written by a
+    speaker (:mod:`spymaster_ai.embeddings.glossed`). Why: the reader knows how people link
+    meanings; the glossary carries the other language's words to those meanings."""
+    from ...embeddings.glossed import GlossedEmbedding, glossary
+
+    with _GLOSSED_LOCK:
+        reader = _GLOSSED_READERS.get(lang)
+        if reader is None:
+            english = shared_reader(loader)
+            models = dict(zip(english.model_names, english.models))
+            gloss = glossary(lang)
+            reader = HumanReader(english.params, {n: GlossedEmbedding(m, gloss) for n, m in models.items()}, lang=lang)
+            _GLOSSED_READERS[lang] = reader
+        return reader

@@ -216,7 +216,8 @@ class HumanSpymaster(EmbeddingSpymaster):
     def _phrases(self, board) -> np.ndarray:
         """(vocabulary, cards) float32: the clue and the card stand in one phrase."""
         if self._phrasing is None or self._phrasing[0] != board.words:
-            self._phrasing = (board.words, phrase_matrix(self.vocabulary, board.words))
+            self._phrasing = (board.words, phrase_matrix(self.vocabulary, board.words) if self.reader.lang == "en"
+                              else np.zeros((len(self.vocabulary), len(board.words)), dtype=np.float32))
         return self._phrasing[1]
 
     def _linked(self, board) -> np.ndarray:
@@ -308,7 +309,8 @@ class HumanSpymaster(EmbeddingSpymaster):
         means, stds = self._board_stats(board)
         sims = [board.sim(k).T for k in range(n_models)]  # (vocabulary, cards)
         spelled_all = self._spelled(board)
-        x = features_from_sims(sims, means, stds, guessable, vocab, board.words, spelled_all, self._phrases(board))
+        x = features_from_sims(sims, means, stds, guessable, vocab, board.words, spelled_all, self._phrases(board),
+                               lang=self.reader.lang)
         logits = self.reader.params_for(board.words).logits(x).astype(np.float32)  # (vocabulary, cards)
 
         cap = max(1, min(self.max_count, len(own_cols), view.clue_number_cap or self.max_count))
@@ -409,7 +411,7 @@ class HumanSpymaster(EmbeddingSpymaster):
 
         spelled = spelled_all[:, visible].any(axis=1)
         allowed = board.legal.mask(view.visible) & ~self._banned(view) & ~spelled
-        if self.no_verb_forms:
+        if self.no_verb_forms and self.reader.lang == "en":
             allowed &= ~self._verb_mask()
         best_k = np.argmax(util, axis=1)
         rows = np.arange(len(vocab))

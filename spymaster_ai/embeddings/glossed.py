@@ -1,0 +1,224 @@
+"""Meaning in other languages through a speaker's glossary: a word is read as its English senses.
+
+Why: the one multilingual model here (e5-small) reads single Vietnamese and Persian words by
+their letters and subwords (PHÚC -> CÚP, شکست -> بشکه), and no tuning makes it read meaning.
+The English models and the reader fitted to people's play do read meaning. A glossary written
+by a speaker (``spymaster_ai/data/glossary_<lang>.tsv``: each card and common clue word with
+its English senses, the commonest first) carries a word to those senses, and a
+:class:`GlossedEmbedding` scores two words as their closest pair of senses under an English
+model. Spelling then never links two words: CỌP and HỔ meet as "tiger", PHÚC and CÚP not at all.
+
+A word outside the glossary has no vector: every similarity to it is 0, which the reader's
+features treat as "this model says nothing" (see ``agents/human/features.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Sequence
+
+import numpy as np
+
+from .base import Embedding, EmbeddingError, VectorEmbedding
+
+__all__ = ["GLOSSED_LANGUAGES", "GlossedEmbedding", "Glossary", "glossary", "glossary_key"]
+
+GLOSSED_LANGUAGES = ("de", "vi", "fa")
+# A word's later senses count a little less than its first: CHÈ is "sweet soup" before "tea".
+SENSE_DISCOUNT = 0.05
+
+
+def glossary_key(lang: str, word: str) -> str:
+    """How a word is looked up: written as the rules write it (Persian: also without ZWNJ)."""
+    from ..rules.lang.normalise import fa_key, normalise
+
+    return fa_key(word) if lang == "fa" else normalise(lang, word)
+
+
+@dataclass(frozen=True, eq=False)
+class Glossary:
+    """A language's cards and common clue words with their English senses (a speaker's list)."""
+
+    lang: str
+    words: tuple[str, ...]  # as written, cards first, then the clue words in the file's order
+    senses: dict[str, tuple[str, ...]]  # key -> English senses, commonest first
+    cards: tuple[str, ...]
+
+    def senses_of(self, word: str) -> tuple[str, ...]:
+        """The word's English senses, or those of the glossary word it is a form of (German
+        HUNDE -> HUND, STRASSE -> STRAßE; Persian کتابها -> کتاب; Vietnamese typed without its
+        marks, when only one glossary word spells so); () if none."""
+        key = glossary_key(self.lang, word)
+        found = self.senses.get(key)
+        if found is None:
+            base = self._base_form(key)
+            found = self.senses.get(base, ()) if base else ()
+        return found
+
+    def _base_form(self, key: str) -> str | None:
+        return _base_form(self, key)
+
+    def __contains__(self, word: str) -> bool:
+        return bool(self.senses_of(word))
+
+
+@lru_cache(maxsize=1 << 15)
+def _base_form(gloss: "Glossary", key: str) -> str | None:
+    """The glossary key ``key`` is a form or a keyboard spelling of, if exactly one."""
+    lang = gloss.lang
+    if lang == "de":
+        import simplemma
+
+        from ..rules.lang.normalise import de_fold
+
+        lemma = simplemma.lemmatize(key, lang="de").lower()
+        if lemma in gloss.senses:
+            return lemma
+        folded = [k for k in _folded(gloss) .get(de_fold(key), ())]
+        return folded[0] if len(folded) == 1 else None
+    if lang == "fa":
+        from ..rules.lang.persian import _stems
+
+        stems = [s for s in _stems(key) if s in gloss.senses]
+        return stems[0] if len(stems) == 1 else None
+    if lang == "vi":
+        from ..rules.lang.vietnamese import strip_marks
+
+        if strip_marks(key) != key:
+            return None  # typed with marks: a word of its own
+        found = _stripped(gloss).get(key, ())
+        return found[0] if len(found) == 1 else None
+    return None
+
+
+@lru_cache(maxsize=8)
+def _folded(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
+    from ..rules.lang.normalise import de_fold
+
+    out: dict[str, list[str]] = {}
+    for key in gloss.senses:
+        out.setdefault(de_fold(key), []).append(key)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=8)
+def _stripped(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
+    from ..rules.lang.vietnamese import strip_marks
+
+    out: dict[str, list[str]] = {}
+    for key in gloss.senses:
+        out.setdefault(strip_marks(key), []).append(key)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def parse_glossary(lang: str, text: str, source: str = "glossary") -> Glossary:
+    """A glossary from its TSV text: ``word<TAB>kind<TAB>sense|sense...`` (kind: card or clue);
+    ``#`` lines are comments. A malformed line is an error naming it."""
+    from ..rules.lang.normalise import normalise
+
+    words: list[str] = []
+    cards: list[str] = []
+    senses: dict[str, tuple[str, ...]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[1] not in ("card", "clue"):
+            raise EmbeddingError(f"{source} line {number}: expected word<TAB>card|clue<TAB>senses, got {line[:60]!r}")
+        word = normalise(lang, parts[0])
+        found = tuple(dict.fromkeys(s.strip().lower() for s in parts[2].split("|") if s.strip()))
+        if not word or not found:
+            raise EmbeddingError(f"{source} line {number}: a word and at least one English sense are needed")
+        key = glossary_key(lang, word)
+        if key in senses:
+            raise EmbeddingError(f"{source} line {number}: {word!r} is listed twice")
+        senses[key] = found
+        words.append(word)
+        if parts[1] == "card":
+            cards.append(word)
+    return Glossary(lang, tuple(words), senses, tuple(cards))
+
+
+@lru_cache(maxsize=None)
+def glossary(lang: str) -> Glossary:
+    """The shipped glossary of ``lang`` (see ``data/README.md`` for who wrote it)."""
+    if lang not in GLOSSED_LANGUAGES:
+        raise EmbeddingError(f"no glossary for {lang!r}; there are: {', '.join(GLOSSED_LANGUAGES)}")
+    name = f"glossary_{lang}.tsv"
+    text = (resources.files("spymaster_ai") / "data" / name).read_text(encoding="utf-8")
+    return parse_glossary(lang, text, name)
+
+
+class GlossedEmbedding(Embedding):
+    """An English model reading another language through its glossary (see the module docstring).
+
+    ``similarity(a, b)`` is, for each pair, the best English similarity between a sense of
+    ``a`` and a sense of ``b`` (later senses less ``SENSE_DISCOUNT`` each); a word with no
+    senses scores 0 against everything. The clue vocabulary is the glossary's words.
+    """
+
+    def __init__(self, english: Embedding, gloss: Glossary) -> None:
+        self.english = english
+        self.gloss = gloss
+        self.lang = gloss.lang
+        self.name = f"{english.name}"
+        self._vocabulary = gloss.words
+        self._sense_rows: dict[str, np.ndarray] = {}  # English sense -> unit vector
+
+    def clue_vocabulary(self) -> tuple[str, ...]:
+        return self._vocabulary
+
+    def knows(self, word: str) -> bool:
+        return word in self.gloss
+
+    def reads(self, word: str) -> bool:
+        return word in self.gloss
+
+    def _vectors(self, senses: Sequence[str]) -> np.ndarray:
+        """Unit vectors of English senses, computed once each (the English model's own)."""
+        missing = [s for s in dict.fromkeys(senses) if s not in self._sense_rows]
+        if missing:
+            if isinstance(self.english, VectorEmbedding):
+                rows = self.english.vectors(missing)
+            else:  # a model without vectors: its similarities to every sense seen so far
+                raise EmbeddingError(f"{self.english.name}: a glossed model needs an English model with vectors")
+            for s, row in zip(missing, np.asarray(rows, dtype=np.float32)):
+                self._sense_rows[s] = row
+        if not senses:
+            return np.zeros((0, getattr(self.english, "dim", 1)), dtype=np.float32)
+        return np.stack([self._sense_rows[s] for s in senses])
+
+    def _expand(self, words: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+        """Every word's senses laid end to end: (senses, owner row, discount, words with senses)."""
+        flat: list[str] = []
+        owner: list[int] = []
+        discount: list[float] = []
+        has = np.zeros(len(words), dtype=bool)
+        for i, word in enumerate(words):
+            for rank, sense in enumerate(self.gloss.senses_of(word)):
+                flat.append(sense)
+                owner.append(i)
+                discount.append(SENSE_DISCOUNT * rank)
+                has[i] = True
+        return flat, np.array(owner, dtype=np.intp), np.array(discount, dtype=np.float32), has
+
+    def similarity(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
+        rows, cols = list(rows), list(cols)
+        out = np.zeros((len(rows), len(cols)), dtype=np.float32)
+        r_senses, r_owner, r_disc, r_has = self._expand(rows)
+        c_senses, c_owner, c_disc, c_has = self._expand(cols)
+        if not r_senses or not c_senses:
+            return out
+        sims = self._vectors(r_senses) @ self._vectors(c_senses).T
+        sims = sims - r_disc[:, None] - c_disc[None, :]
+        # the best sense pair of every word pair: max over each word's run of senses
+        r_start = np.flatnonzero(np.r_[True, r_owner[1:] != r_owner[:-1]])
+        c_start = np.flatnonzero(np.r_[True, c_owner[1:] != c_owner[:-1]])
+        best = np.maximum.reduceat(np.maximum.reduceat(sims, r_start, axis=0), c_start, axis=1)
+        out[np.ix_(r_owner[r_start], c_owner[c_start])] = best
+        return out
+
+    def describe(self) -> dict:
+        return {**super().describe(), "english": self.english.name, "glossary": f"glossary_{self.lang}.tsv"}
