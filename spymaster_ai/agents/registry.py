@@ -263,6 +263,7 @@ def _check(
     accepted = {n: p for n, p in sig.parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
     takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     out = dict(params)
+    hints = {} if coerce else _hints(cls)
     for key, val in params.items():
         if key not in accepted or key in reserved:
             if takes_any:
@@ -279,9 +280,94 @@ def _check(
             raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} (accepted: {names})")
         if coerce:
             out[key] = _coerce(spec, key, val, accepted[key].default)
-        else:  # a researcher's class: typed by its default or its annotation, checked before play
+        elif key in hints and _checkable(hints[key]):  # a researcher's class: by its annotation, before play
+            out[key] = _annotated(spec, key, val, hints[key])
+        else:  # ... else by its default's type (or the annotation as text: "int", "Optional[float]")
             out[key] = _coerce(spec, key, val, _typed_default(accepted[key]))
     return out
+
+
+def _hints(cls: Any) -> dict[str, Any]:
+    """The constructor's annotations, resolved (``from __future__ import annotations`` makes
+    them text); {} when they cannot be resolved (a name imported only for type checkers)."""
+    import typing
+
+    init = cls.__init__ if isinstance(cls, type) else cls
+    try:
+        return typing.get_type_hints(init)
+    except Exception:  # NameError and friends: fall back to the text rules of _typed_default
+        return {}
+
+
+_SCALARS = (bool, int, float, str)
+_CONTAINERS = (list, tuple, dict, set, frozenset)
+
+
+def _checkable(hint: Any) -> bool:
+    """Whether :func:`_annotated` understands ``hint``: a scalar type, a container (which no
+    spec value can be), Literal, and Optional/Union of these. Anything else (Any, a class of
+    the researcher's) is left to the constructor."""
+    import typing
+
+    origin = typing.get_origin(hint)
+    if hint in _SCALARS or hint in _CONTAINERS or origin in _CONTAINERS or hint is type(None):
+        return True
+    if origin is typing.Literal:
+        return True
+    if origin is typing.Union or type(hint).__name__ == "UnionType":
+        return all(_checkable(arg) for arg in typing.get_args(hint))
+    return False
+
+
+def _describe(hint: Any) -> str:
+    import typing
+
+    if hint is type(None):
+        return "none"
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return "one of " + ", ".join(repr(v) for v in typing.get_args(hint))
+    if origin is typing.Union or type(hint).__name__ == "UnionType":
+        return " or ".join(_describe(a) for a in typing.get_args(hint))
+    if hint in _CONTAINERS or origin in _CONTAINERS:
+        return f"a {getattr(origin or hint, '__name__', hint)} (which a spec cannot give: a spec's values are true/false, numbers, none or text)"
+    return {bool: "true or false", int: "an integer", float: "a number", str: "text"}.get(hint, str(hint))
+
+
+def _annotated(spec: str, key: str, val: Any, hint: Any) -> Any:
+    """``val`` checked against the annotation ``hint`` (see :func:`_checkable`); an int
+    given for a float becomes a float, a number given for text stays text as written."""
+    import typing
+
+    options = typing.get_args(hint) if typing.get_origin(hint) is typing.Union or type(hint).__name__ == "UnionType" else (hint,)
+    for option in options:
+        if option is type(None):
+            if val is None:
+                return None
+            continue
+        if typing.get_origin(option) is typing.Literal:
+            if any(val == choice and type(val) is type(choice) for choice in typing.get_args(option)):
+                return val  # Literal[1, 2] takes 1, not true
+            continue
+        if option is bool and isinstance(val, bool):
+            return val
+        if option is int and isinstance(val, int) and not isinstance(val, bool):
+            return val
+        if option is float and isinstance(val, (int, float)) and not isinstance(val, bool):
+            return float(val)
+        if option is str and val is not None:
+            return val if isinstance(val, str) else _spec_text(spec, key, val)
+    raise AgentSpecError(f"agent spec {spec!r}: {key} must be {_describe(hint)}, got {val!r}")
+
+
+def _spec_text(spec: str, key: str, val: Any) -> str:
+    """A number or a bool given for a text parameter, as the spec wrote it (``name=007``
+    stays "007", not "7")."""
+    for item in spec.split(","):
+        k, eq, raw = item.rpartition(":")[2].partition("=")
+        if eq and k.strip() == key:
+            return raw.strip()
+    return str(val).lower() if isinstance(val, bool) else str(val)
 
 
 _ANNOTATED = re.compile(r"^(?:Optional\[)?(bool|int|float|str)\]?(?:\s*\|\s*None)?$")
