@@ -131,3 +131,30 @@ def test_tournament_and_sweep_exit_3_on_agent_errors_unless_allowed(plugin, comm
     assert got.exit_code == 3, got.output
     json.loads(got.stdout)  # the summary is still printed
     assert runner.invoke(app, [*base, "--allow-errors"]).exit_code == 0
+
+
+def test_the_docs_worked_example_reads_a_zero_clue_as_a_warning():
+    """docs/agents.md's SimilarityGuesser: on "word: 0" it takes the card least like the word
+    (never the one the warning points at) and stops once it may."""
+    import sys
+    from pathlib import Path
+
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import ClueHistoryEntry, GuesserView
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from experiments.example_agent import SimilarityGuesser
+
+    g = SimilarityGuesser(model="glove50")
+    g.reset(0)
+    cards = ("banana", "apple", "piano", "violin")
+    zero = Clue("fruit", 0)
+    view = lambda clue, made, stop, history=(): GuesserView(  # noqa: E731
+        game="kim2019", me="red", words=cards, visible=cards, revealed=(), clue=clue, guesses_made=made,
+        max_guesses=None if clue.is_zero else clue.count + 1, can_stop=stop, history=history)
+    first = g.next_guess(view(zero, 0, False))
+    assert first in ("piano", "violin")  # not a fruit
+    assert g.next_guess(view(zero, 1, True)) is None
+    later = (ClueHistoryEntry("red", zero, (first,), ("bystander",)),)
+    again = g.next_guess(view(Clue("fruit", 0), 0, False, later))  # the warning remembered: still off the fruit
+    assert again in ("piano", "violin")
