@@ -1,4 +1,4 @@
-"""A minimal researcher's agent pair, to copy when writing your own (see docs/agents.md).
+"""Minimal researcher's agents, to copy when writing your own (see docs/agents.md).
 
 Benchmark them by spec, from the repository root:
 
@@ -93,3 +93,44 @@ class CountingGuesser(LetterOverlapGuesser):
             self.clues_seen += 1
             self.hits_seen += sum(turn.hits)
         self.limit = max(1, round(self.hits_seen / self.clues_seen)) if self.clues_seen else 1
+
+
+class SimilarityGuesser:
+    """The worked example of docs/agents.md ("Writing your own"): guesses the visible card
+    closest to the clue under a packaged model, and reads zero clues as the default
+    spymasters mean them.
+
+    Zero clues: the registry's spymasters open every Kim-protocol and classic game with
+    "word: 0" (``warn_cards``), meaning "none of my cards relates to this word" (it points at
+    the assassin). A guesser that takes it as an ordinary clue picks the card closest to the
+    word, often the assassin. Here a zero clue's word is kept for the rest of the game: in its
+    own turn the guesser takes the card furthest from it (a zero clue allows unlimited guesses
+    but must be guessed at least once) and stops; later, every card loses its similarity to
+    the remembered words.
+    """
+
+    def __init__(self, model: str = "glove50", stop_below: float = 0.25) -> None:
+        from spymaster_ai.embeddings import load_embedding
+
+        self.model = load_embedding(model)  # .similarity(rows, cols): cosine matrix, rows x cols
+        self.stop_below = stop_below
+
+    def reset(self, seed: int) -> None:
+        pass  # deterministic; the zero clues are read from view.history each turn
+
+    def next_guess(self, view: GuesserView) -> Optional[str]:
+        cards = [w for w in view.visible if w not in view.marked_by_me]
+        if not cards or view.clue is None:
+            return None
+        zeros = {e.clue.word for e in view.history if e.clue.is_zero} | ({view.clue.word} if view.clue.is_zero else set())
+        avoid = self.model.similarity(sorted(zeros), cards).max(axis=0) if zeros else np.zeros(len(cards))
+        if view.clue.is_zero:
+            if view.guesses_made >= 1 and view.can_stop:
+                return None
+            return cards[int(np.argmin(avoid))]  # the card least like the warning
+        score = self.model.similarity([view.clue.word], cards)[0] - np.maximum(avoid, 0.0)
+        best = int(np.argmax(score))
+        if view.can_stop and (view.guesses_made >= view.clue.count or
+                              (view.guesses_made > 0 and score[best] < self.stop_below)):
+            return None
+        return cards[best]

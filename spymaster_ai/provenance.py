@@ -155,3 +155,116 @@ def changed_sources(theirs: Mapping[str, str], ours: Mapping[str, str]) -> list[
     """The names (as in the specs) whose file content differs between two
     :func:`source_hashes` records; a name only one of them has is not compared."""
     return [name for name in theirs if name in ours and theirs[name] != ours[name]]
+
+
+# ----------------------------------------------------------------------------- the code itself
+
+# The files whose change changes behaviour: a checkout counts as dirty when any of them differs
+# from its commit (tracked or untracked). Docs, experiments' outputs and results files written
+# into the checkout do not count, so a run that rewrites a tracked results file stays "clean".
+_CODE_PATHS = ("spymaster_ai", "pyproject.toml")
+
+
+def _git(root: Path, *args: str) -> Optional[str]:
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):  # no git, or it hung
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+@functools.lru_cache(maxsize=1)
+def _code() -> tuple[tuple[str, object], ...]:
+    from . import __version__
+
+    out: dict[str, object] = {"version": __version__}
+    root = Path(__file__).resolve().parent.parent
+    top = _git(root, "rev-parse", "--show-toplevel")
+    # Only the checkout that holds this very package (not a repository that merely contains
+    # site-packages): otherwise the installed version is all that is known.
+    if top and Path(top).resolve() == root:
+        commit = _git(root, "rev-parse", "HEAD")
+        status = _git(root, "status", "--porcelain", "--untracked-files=all", "--", *_CODE_PATHS)
+        if commit and status is not None:
+            changed = [line for line in status.splitlines() if not line.rstrip().endswith((".pyc", "/"))]
+            out.update(commit=commit, dirty=bool(changed))
+    return tuple(out.items())
+
+
+def code_version() -> dict:
+    """What code ran: ``{"version", "commit", "dirty"}`` from a git checkout (``dirty``: the
+    package's own files or pyproject.toml differ from the commit), else ``{"version"}``.
+
+    Read once per process, at the first call (a run makes it before its first game), so one
+    run's outputs all name the same code."""
+    return dict(_code())
+
+
+def code_line(code: Optional[Mapping] = None) -> str:
+    """"spymaster_ai 0.2.0, commit 1a2b3c4d5e6f (dirty)" or "spymaster_ai 0.2.0 (no checkout)"."""
+    code = code_version() if code is None else code
+    if code.get("commit"):
+        return f"spymaster_ai {code['version']}, commit {str(code['commit'])[:12]}" + (" (dirty)" if code.get("dirty") else "")
+    return f"spymaster_ai {code['version']} (installed package, no checkout)"
+
+
+def _jsonable(value: object) -> object:
+    """A parameter value as JSON: numbers, strings, bools, None, lists and dicts as they are;
+    anything else (a model object, a class) by its type's name and repr, cut short."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return f"<{type(value).__name__}: {repr(value)[:80]}>"
+
+
+def resolved_parameters(cls: type, values: Mapping[str, object], models: Mapping[str, object] = ()) -> dict:
+    """``{"class": "module.Class", "parameters": {...}}``: every keyword of ``cls``'s
+    constructor with the value it gets, the spec's and the registry's values over the
+    signature's defaults; ``models``: parameters that receive models, recorded by name."""
+    import inspect
+
+    params: dict[str, object] = {}
+    # Base classes first: a subclass passing **kwargs on (LearningSpymaster) still lists its
+    # base's defaults, and its own defaults win.
+    inits = [k.__dict__["__init__"] for k in reversed(getattr(cls, "__mro__", ())) if "__init__" in k.__dict__ and k is not object]
+    for init in inits or [cls]:
+        try:
+            signature = inspect.signature(init)
+        except (TypeError, ValueError):
+            continue
+        for name, p in signature.parameters.items():
+            if name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                continue
+            if p.default is not inspect.Parameter.empty:
+                params[name] = p.default
+    params.update(values)
+    params.update(dict(models))
+    return {
+        "class": f"{getattr(cls, '__module__', '?')}.{getattr(cls, '__qualname__', getattr(cls, '__name__', '?'))}",
+        "parameters": {k: _jsonable(params[k]) for k in sorted(params)},
+    }
+
+
+def parameters_line(resolution: Mapping) -> str:
+    """One resolution as ``Class(a=1, b='x')`` for a Markdown foot or a table."""
+    cls = str(resolution.get("class", "?")).rsplit(".", 1)[-1]
+    body = ", ".join(f"{k}={v!r}" for k, v in (resolution.get("parameters") or {}).items())
+    return f"{cls}({body})"
+
+
+def markdown_provenance(provenance: Mapping) -> str:
+    """The foot of a Markdown table: the code, the library versions, each agent's resolved
+    parameters and the user files' sha256, so a table pasted into a paper says what made it."""
+    lines = [f"Made by {code_line(provenance.get('code'))}; {versions_line(provenance.get('environment'))}."]
+    for label, resolution in (provenance.get("parameters") or {}).items():
+        lines.append(f"- {label}: `{parameters_line(resolution)}`")
+    for name, digest in (provenance.get("sources") or {}).items():
+        lines.append(f"- file of `{name}`: sha256 `{digest}`")
+    return "\n".join(lines) + "\n"

@@ -223,7 +223,9 @@ def test_check_spec_passes_good_specs_without_loading_and_knows_its_roles(monkey
     for role, spec in [("spymaster", "robust:exclude=glove50,risk=0.3"), ("spymaster", "closest"),
                        ("guesser", "glove50:stop_threshold=1"), ("guesser", "random"),
                        ("spymaster", "spymaster_ai.agents.baselines:ClosestCardSpymaster")]:
-        assert registry.check_spec(role, spec) is None
+        resolved = registry.check_spec(role, spec)  # what the agent will be built with (issue 42)
+        assert resolved["class"].rsplit(".", 1)[-1] in ("EmbeddingSpymaster", "ClosestCardSpymaster",
+                                                        "EmbeddingGuesser", "RandomGuesser")
     with pytest.raises(ValueError, match="role must be"):
         registry.check_spec("captain", "minilm")
 
@@ -305,7 +307,7 @@ def test_a_plugin_parameter_of_the_wrong_type_is_refused_before_play(tmp_path):
     for spec, message in [
         (f"{module}:G:limit=x", "limit must be an integer, got 'x'"),
         (f"{module}:G:limit=1.5", "limit must be an integer"),
-        (f"{module}:G:weight=heavy", "weight must be a number, got 'heavy'"),
+        (f"{module}:G:weight=heavy", "weight must be a number or none, got 'heavy'"),
         (f"{module}:G:extra=x", "unknown parameter 'extra' (accepted: limit, name, weight)"),
     ]:
         with pytest.raises(AgentSpecError, match=re.escape(message)):

@@ -276,7 +276,7 @@ def isolated(role: str, spec: str, **kwargs: Any) -> _IsolatedAgent:
     return cls(spec, **kwargs)
 
 
-def check_isolated(role: str, spec: str, timeout: float = BUILD_TIMEOUT) -> None:
+def check_isolated(role: str, spec: str, timeout: float = BUILD_TIMEOUT) -> dict:
     """Every check of ``check_spec`` on a spec, made in a child process: the agent's module is
     imported there, never here (its import-time code could otherwise patch this process)."""
     from .registry import AgentSpecError
@@ -292,3 +292,4 @@ def check_isolated(role: str, spec: str, timeout: float = BUILD_TIMEOUT) -> None
         process.stop()
     if not reply["ok"]:
         raise AgentSpecError(reply["error"].partition(": ")[2] or reply["error"])
+    return reply.get("result") or {}

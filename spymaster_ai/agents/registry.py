@@ -30,7 +30,8 @@ from typing import Any, Callable, Optional
 from .base import Guesser, Spymaster
 
 __all__ = [
-    "AGENT_NAMES", "AgentSpecError", "agent_class", "check_spec", "is_isolated", "make_guesser", "make_spymaster", "parse_spec",
+    "AGENT_NAMES", "AgentSpecError", "RESOLVE", "agent_class", "check_spec", "is_isolated", "make_guesser", "make_spymaster",
+    "parse_spec", "resolve_spec",
 ]
 
 DEFAULT_EMBEDDING = "minilm"
@@ -88,6 +89,17 @@ class AgentSpecError(ValueError):
     """An agent spec that names nothing known, or parameters its agent does not take."""
 
 
+# ``load=RESOLVE``: check the spec as ``load=False`` does, and return what the agent would be
+# built with (:func:`resolve_spec`) instead of its class.
+RESOLVE = "resolve"
+
+
+def _resolved(cls: Any, values: dict[str, Any], models: Optional[dict[str, Any]] = None) -> dict:
+    from ..provenance import resolved_parameters
+
+    return resolved_parameters(cls, values, models or {})
+
+
 def _value(text: str) -> Any:
     low = text.strip().lower()
     if low in ("true", "false"):
@@ -134,7 +146,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 # -- embeddings ---------------------------------------------------------------------------------
 
 _LOADED: dict[str, Any] = {}
-_CHECKED: set[tuple[str, str]] = set()  # isolated specs a child process has checked (each once)
+# Isolated specs a child process has checked (each once), with their resolved parameters.
+_CHECKED: dict[tuple[str, str], dict] = {}
 _LOCK = threading.Lock()
 
 
@@ -250,6 +263,7 @@ def _check(
     accepted = {n: p for n, p in sig.parameters.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
     takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     out = dict(params)
+    hints = {} if coerce else _hints(cls)
     for key, val in params.items():
         if key not in accepted or key in reserved:
             if takes_any:
@@ -266,9 +280,94 @@ def _check(
             raise AgentSpecError(f"agent spec {spec!r}: unknown parameter {key!r} (accepted: {names})")
         if coerce:
             out[key] = _coerce(spec, key, val, accepted[key].default)
-        else:  # a researcher's class: typed by its default or its annotation, checked before play
+        elif key in hints and _checkable(hints[key]):  # a researcher's class: by its annotation, before play
+            out[key] = _annotated(spec, key, val, hints[key])
+        else:  # ... else by its default's type (or the annotation as text: "int", "Optional[float]")
             out[key] = _coerce(spec, key, val, _typed_default(accepted[key]))
     return out
+
+
+def _hints(cls: Any) -> dict[str, Any]:
+    """The constructor's annotations, resolved (``from __future__ import annotations`` makes
+    them text); {} when they cannot be resolved (a name imported only for type checkers)."""
+    import typing
+
+    init = cls.__init__ if isinstance(cls, type) else cls
+    try:
+        return typing.get_type_hints(init)
+    except Exception:  # NameError and friends: fall back to the text rules of _typed_default
+        return {}
+
+
+_SCALARS = (bool, int, float, str)
+_CONTAINERS = (list, tuple, dict, set, frozenset)
+
+
+def _checkable(hint: Any) -> bool:
+    """Whether :func:`_annotated` understands ``hint``: a scalar type, a container (which no
+    spec value can be), Literal, and Optional/Union of these. Anything else (Any, a class of
+    the researcher's) is left to the constructor."""
+    import typing
+
+    origin = typing.get_origin(hint)
+    if hint in _SCALARS or hint in _CONTAINERS or origin in _CONTAINERS or hint is type(None):
+        return True
+    if origin is typing.Literal:
+        return True
+    if origin is typing.Union or type(hint).__name__ == "UnionType":
+        return all(_checkable(arg) for arg in typing.get_args(hint))
+    return False
+
+
+def _describe(hint: Any) -> str:
+    import typing
+
+    if hint is type(None):
+        return "none"
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return "one of " + ", ".join(repr(v) for v in typing.get_args(hint))
+    if origin is typing.Union or type(hint).__name__ == "UnionType":
+        return " or ".join(_describe(a) for a in typing.get_args(hint))
+    if hint in _CONTAINERS or origin in _CONTAINERS:
+        return f"a {getattr(origin or hint, '__name__', hint)} (which a spec cannot give: a spec's values are true/false, numbers, none or text)"
+    return {bool: "true or false", int: "an integer", float: "a number", str: "text"}.get(hint, str(hint))
+
+
+def _annotated(spec: str, key: str, val: Any, hint: Any) -> Any:
+    """``val`` checked against the annotation ``hint`` (see :func:`_checkable`); an int
+    given for a float becomes a float, a number given for text stays text as written."""
+    import typing
+
+    options = typing.get_args(hint) if typing.get_origin(hint) is typing.Union or type(hint).__name__ == "UnionType" else (hint,)
+    for option in options:
+        if option is type(None):
+            if val is None:
+                return None
+            continue
+        if typing.get_origin(option) is typing.Literal:
+            if any(val == choice and type(val) is type(choice) for choice in typing.get_args(option)):
+                return val  # Literal[1, 2] takes 1, not true
+            continue
+        if option is bool and isinstance(val, bool):
+            return val
+        if option is int and isinstance(val, int) and not isinstance(val, bool):
+            return val
+        if option is float and isinstance(val, (int, float)) and not isinstance(val, bool):
+            return float(val)
+        if option is str and val is not None:
+            return val if isinstance(val, str) else _spec_text(spec, key, val)
+    raise AgentSpecError(f"agent spec {spec!r}: {key} must be {_describe(hint)}, got {val!r}")
+
+
+def _spec_text(spec: str, key: str, val: Any) -> str:
+    """A number or a bool given for a text parameter, as the spec wrote it (``name=007``
+    stays "007", not "7")."""
+    for item in spec.split(","):
+        k, eq, raw = item.rpartition(":")[2].partition("=")
+        if eq and k.strip() == key:
+            return raw.strip()
+    return str(val).lower() if isinstance(val, bool) else str(val)
 
 
 _ANNOTATED = re.compile(r"^(?:Optional\[)?(bool|int|float|str)\]?(?:\s*\|\s*None)?$")
@@ -369,6 +468,8 @@ def _import_class(name: str, spec: str) -> type:
 def _custom(name: str, params: dict[str, Any], spec: str, protocol: type, role: str, load: bool = True) -> Any:
     cls = _import_class(name, spec)
     checked = _check(cls, spec, params, coerce=False)
+    if load is RESOLVE:
+        return _resolved(cls, checked)
     if not load:  # the researcher's constructor may load models: checked by name only
         return cls
     title = getattr(cls, "__qualname__", name)
@@ -440,6 +541,8 @@ def _llm(role: str, spec: str, params: dict[str, Any], load: bool) -> Any:
         if not checked.get(required):
             raise AgentSpecError(f"agent spec {spec!r}: llm needs {required}= (llm:model=NAME,base_url=http://HOST:PORT/v1)")
     agent = _build(cls, spec, (), checked)
+    if load is RESOLVE:
+        return _resolved(cls, checked)
     return agent if load else cls
 
 
@@ -452,6 +555,8 @@ def _human(role: str, spec: str, params: dict[str, Any], load: bool, lang: str =
     checked = _check(cls, spec, params, coerce=True, other_role=("guesser" if role == "spymaster" else "spymaster", other))
     if role == "guesser":
         _build(cls, spec, (), {**checked, "reader": _NotLoaded()})  # range checks, no model loaded
+    if load is RESOLVE:
+        return _resolved(cls, checked, {"reader": "the shared human reader (agents/human)"})
     if not load:
         return cls
     reader = shared_reader(_embedding) if lang == "en" else glossed_reader(lang, _embedding)
@@ -462,11 +567,20 @@ def _human(role: str, spec: str, params: dict[str, Any], load: bool, lang: str =
 # -- public -----------------------------------------------------------------------------------------
 
 
-def check_spec(role: str, spec: str, *, isolate: Optional[bool] = None) -> None:
+def check_spec(role: str, spec: str, *, isolate: Optional[bool] = None) -> dict:
     """Every check :func:`make_spymaster` or :func:`make_guesser` makes on ``spec``, without
     loading a model: a run with several agents refuses a bad one before the first loads. A
     spec that will run isolated is checked in a child process (its module is never imported
-    here)."""
+    here). Returns :func:`resolve_spec`'s record of what the agent will be built with."""
+    return resolve_spec(role, spec, isolate=isolate)
+
+
+def resolve_spec(role: str, spec: str, *, isolate: Optional[bool] = None) -> dict:
+    """``{"class": "module.Class", "parameters": {...}}``: the class ``spec`` builds for
+    ``role`` and every constructor parameter's value (the spec's, else the registry's default,
+    else the constructor's; models by name), after every check of :func:`check_spec`, with
+    no model loaded. Why: defaults change between versions, so a spec string alone does not
+    say which agent played; every output records this beside it."""
     if role not in ("spymaster", "guesser"):
         raise ValueError(f"role must be 'spymaster' or 'guesser', got {role!r}")
     if is_isolated(spec, isolate):
@@ -474,12 +588,12 @@ def check_spec(role: str, spec: str, *, isolate: Optional[bool] = None) -> None:
 
         with _LOCK:
             if (role, spec) in _CHECKED:
-                return
-        check_isolated(role, spec)
+                return _CHECKED[(role, spec)]
+        resolution = check_isolated(role, spec)
         with _LOCK:
-            _CHECKED.add((role, spec))
-        return
-    agent_class(role, spec)
+            _CHECKED[(role, spec)] = resolution
+        return resolution
+    return (make_spymaster if role == "spymaster" else make_guesser)(spec, load=RESOLVE, isolate=False)
 
 
 def is_isolated(spec: str, isolate: Optional[bool] = None) -> bool:
@@ -507,7 +621,7 @@ def _isolated(role: str, spec: str) -> Any:
 def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = None) -> Spymaster:
     """A spymaster from its spec (see the module docstring); ``load=False``: check only, and
     return the class it would build."""
-    if load and is_isolated(spec, isolate):
+    if load is True and is_isolated(spec, isolate):
         return _isolated("spymaster", spec)
     name, params = parse_spec(spec)
     if _is_custom(name):  # before importing the built-in agents: an isolated worker needs none of them
@@ -534,6 +648,8 @@ def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = No
         checked = _check(ClosestCardSpymaster, spec, params, coerce=True)
         _check_names(spec, [str(own or DEFAULT_EMBEDDING)])
         _check_languages(spec, [str(own or DEFAULT_EMBEDDING)], lang)
+        if load is RESOLVE:
+            return _resolved(ClosestCardSpymaster, checked, {"embedding": str(own or DEFAULT_EMBEDDING)})
         if not load:
             return ClosestCardSpymaster
         return _build(ClosestCardSpymaster, spec, (_model(str(own or DEFAULT_EMBEDDING), lang),), checked)
@@ -564,9 +680,7 @@ def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = No
         names = [name, *_partner_names(partner)]
     _check_names(spec, names)
     _check_languages(spec, names, lang)
-    if not load:
-        return cls
-    emb = _model(str(own or DEFAULT_EMBEDDING) if name == "robust" else name, lang)
+    # The registry's defaults, which differ from the constructor's (see the constants above).
     checked.setdefault("backward_strength", BACKWARD_STRENGTH)
     checked.setdefault("assassin_backward", ASSASSIN_BACKWARD)
     checked.setdefault("duet_backward_strength", DUET_BACKWARD_STRENGTH)
@@ -575,6 +689,12 @@ def make_spymaster(spec: str, *, load: bool = True, isolate: Optional[bool] = No
     if name == "robust":
         checked.setdefault("memory_weight", MEMORY_WEIGHT)
         checked.setdefault("duet_memory_weight", DUET_MEMORY_WEIGHT)
+    own_name = str(own or DEFAULT_EMBEDDING) if name == "robust" else name
+    if load is RESOLVE:
+        return _resolved(cls, checked, {"embedding": own_name, "partner": partner if _partner_names(partner) else None})
+    if not load:
+        return cls
+    emb = _model(own_name, lang)
     return _build(cls, spec, (emb,), checked, partner=_partner(partner, lang))
 
 
@@ -599,8 +719,9 @@ def _bandit(spec: str, params: dict[str, Any], load: bool) -> Any:
     if not isinstance(exploration, (int, float)) or isinstance(exploration, bool) or exploration < 0:
         raise AgentSpecError(f"agent spec {spec!r}: exploration must be a number >= 0, got {exploration!r}")
     arms = bandit_arms(exclude)
-    for arm in arms:
-        make_spymaster(arm, load=False)
+    resolved = [make_spymaster(arm, load=RESOLVE if load is RESOLVE else False) for arm in arms]
+    if load is RESOLVE:
+        return _resolved(BanditSpymaster, {"exploration": float(exploration)}, {"arms": resolved, "names": arms})
     if not load:
         return BanditSpymaster
     return BanditSpymaster([make_spymaster(a) for a in arms], arms, float(exploration))
@@ -609,7 +730,7 @@ def _bandit(spec: str, params: dict[str, Any], load: bool) -> Any:
 def make_guesser(spec: str, *, load: bool = True, isolate: Optional[bool] = None) -> Guesser:
     """A guesser from its spec (see the module docstring); ``load=False``: check only, and
     return the class it would build."""
-    if load and is_isolated(spec, isolate):
+    if load is True and is_isolated(spec, isolate):
         return _isolated("guesser", spec)
     name, params = parse_spec(spec)
     if _is_custom(name):
@@ -625,7 +746,10 @@ def make_guesser(spec: str, *, load: bool = True, isolate: Optional[bool] = None
     if name == "llm":
         return _llm("guesser", spec, params, load)
     if name == "random":
-        agent = _build(RandomGuesser, spec, (), _check(RandomGuesser, spec, params, coerce=True))
+        checked = _check(RandomGuesser, spec, params, coerce=True)
+        agent = _build(RandomGuesser, spec, (), checked)
+        if load is RESOLVE:
+            return _resolved(RandomGuesser, checked)
         return agent if load else RandomGuesser
     if "embedding" in params:
         raise AgentSpecError(f"agent spec {spec!r}: 'embedding' is implied by the name {name!r}")
@@ -633,6 +757,8 @@ def make_guesser(spec: str, *, load: bool = True, isolate: Optional[bool] = None
     _check_values(EmbeddingGuesser, spec, checked)
     _check_names(spec, [name])
     _check_languages(spec, [name], lang)
+    if load is RESOLVE:
+        return _resolved(EmbeddingGuesser, checked, {"embedding": name})
     if not load:
         return EmbeddingGuesser
     return _build(EmbeddingGuesser, spec, (_model(name, lang),), checked)

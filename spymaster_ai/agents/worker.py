@@ -118,9 +118,9 @@ class _Worker:
 
             role, spec = request["role"], request["spec"]
             make = make_spymaster if role == "spymaster" else make_guesser
-            built = make(spec, load=op == "build", isolate=False)
-            if op == "check":
-                return None
+            if op == "check":  # the resolved parameters (registry.resolve_spec), computed here
+                return make(spec, load="resolve", isolate=False)
+            built = make(spec, load=True, isolate=False)
             self.agent = built
             return {"methods": [m for m in METHODS if callable(getattr(built, m, None))]}
         if op == "call":

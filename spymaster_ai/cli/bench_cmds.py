@@ -19,8 +19,8 @@ from ..provenance import environment
 from ..sim.play import DEFAULT_AGENT, ROLES, PlayOptions, lineup
 from .app import app
 from .errors import (
-    BadInput, check_distinct_files, check_output_file, check_output_folder, exit_if_lost, fail, first_line, user_errors,
-    write_output,
+    BadInput, check_distinct_files, check_output_file, check_output_folder, exit_if_agent_errors, exit_if_lost, fail,
+    first_line, user_errors, write_output,
 )
 from .output import stdout_to_stderr
 
@@ -165,6 +165,7 @@ def _bench(
     isolate: Optional[bool] = None,
     match: Optional[int] = None,
     only_match: Optional[int] = None,
+    allow_errors: bool = False,
 ) -> None:
     from ..sim.runner import dump_result_line, factory_for, run_games
 
@@ -231,6 +232,7 @@ def _bench(
             typer.echo(json.dumps(report, indent=2))
     _warn_errors(summary)
     exit_if_lost(saved)
+    exit_if_agent_errors(summary["errors"], allow_errors)
 
 
 # Where an output that could not be written at the end went instead (write_output's ``shown``).
@@ -274,6 +276,10 @@ MatchOpt = typer.Option(
 )
 OnlyMatchOpt = typer.Option(None, "--only-match", help="With --match: play only match M of the run (to replay it alone).")
 JsonOpt = typer.Option(False, "--json", help="Print one JSON object on stdout.")
+AllowErrorsOpt = typer.Option(
+    False, "--allow-errors",
+    help="Exit 0 even if games ended on an agent error (they count as losses); without it such a run exits 3.",
+)
 LegalityOpt = typer.Option("strict", "--legality", help="strict (an illegal clue is an agent error), penalty, off.")
 ProgressOpt = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr (default: when a terminal).")
 SpymasterOpt = typer.Option(DEFAULT_AGENT, "--spymaster", help="Spymaster agent spec.")
@@ -308,7 +314,7 @@ def bench_duet(
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
     lang: str = LangOpt,
-    match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt,
+    match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt, allow_errors: bool = AllowErrorsOpt,
 ) -> None:
     """Codenames Duet: both players use the same specs (separate instances); givers alternate from A."""
     _guarded(
@@ -317,6 +323,7 @@ def bench_duet(
             _options(tokens=tokens, mission=mission, legality=legality, lang=lang),
             games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
             progress=progress, backend=backend, address=address, isolate=isolate, match=match, only_match=only_match,
+            allow_errors=allow_errors,
         )
     )
 
@@ -338,13 +345,13 @@ def bench_classic(
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
     lang: str = LangOpt,
-    match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt,
+    match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt, allow_errors: bool = AllowErrorsOpt,
 ) -> None:
     """Classic Codenames, red against blue; win rate is red's. The starting team alternates by game."""
     _two_teams(
         "classic", red, blue, red_guesser, blue_guesser, assassin_ending, legality, lang, games=games, seed=seed,
         jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
-        backend=backend, address=address, isolate=isolate, match=match, only_match=only_match,
+        backend=backend, address=address, isolate=isolate, match=match, only_match=only_match, allow_errors=allow_errors,
     )
 
 
@@ -359,10 +366,12 @@ def bench_pictures(
     only_game: Optional[int] = OnlyOpt, as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
     backend: str = BackendOpt, address: Optional[str] = AddressOpt, isolate: Optional[bool] = IsolateOpt,
     lang: str = LangOpt, match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt,
+    allow_errors: bool = AllowErrorsOpt,
 ) -> None:
     """Codenames Pictures (5x4, 8/7/4/1) with the shipped picture cards; red against blue, or --solo."""
     kw = dict(games=games, seed=seed, jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json,
-              progress=progress, backend=backend, address=address, isolate=isolate, match=match, only_match=only_match)
+              progress=progress, backend=backend, address=address, isolate=isolate, match=match, only_match=only_match,
+              allow_errors=allow_errors)
 
     def run() -> None:
         if solo and (blue != DEFAULT_AGENT or blue_guesser is not None):
@@ -385,13 +394,14 @@ def _one_team(game: str, doc: str) -> None:
         progress: Optional[bool] = ProgressOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
         isolate: Optional[bool] = IsolateOpt,
         lang: str = LangOpt,
-        match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt,
+        match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt, allow_errors: bool = AllowErrorsOpt,
     ) -> None:
         _guarded(
             lambda: _bench(
                 game, lineup(game, spymaster, guesser), _options(legality=legality, lang=lang), games=games, seed=seed,
                 jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
                 backend=backend, address=address, isolate=isolate, match=match, only_match=only_match,
+                allow_errors=allow_errors,
             )
         )
 
@@ -491,6 +501,7 @@ def tournament(
     markdown: Optional[Path] = typer.Option(None, "--markdown", help="Write the matrix as a Markdown table."),
     results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per cell."),
     as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt, lang: str = LangOpt, match: Optional[int] = MatchOpt,
+    allow_errors: bool = AllowErrorsOpt,
 ) -> None:
     """Cross-play: every spymaster spec with every guesser spec, same boards for every cell."""
 
@@ -526,9 +537,11 @@ def tournament(
                   "environment": environment()}
         saved = write_output(out, json.dumps(report, indent=2) + "\n", "--out", _INSTEAD["json" if as_json else "summary"])
         table_saved = write_output(markdown, markdown_table(t), "--markdown", _INSTEAD["json" if as_json else "summary"])
+        errors = sum(c["errors"] for c in t.cells.values())
         if as_json:
             typer.echo(json.dumps(report))
             exit_if_lost(saved, table_saved)
+            exit_if_agent_errors(errors, allow_errors)
             return
         if not saved:
             typer.echo(json.dumps(report, indent=2))
@@ -550,9 +563,9 @@ def tournament(
             for s in spy:
                 table.add_row(s, *(format_cell(t.cell(s, g), figure) for g in gue))
             console.print(table)
-        errors = sum(c["errors"] for c in t.cells.values())
         if errors:
             typer.echo(f"warning: {errors} game(s) ended on an agent error", err=True)
         exit_if_lost(saved, table_saved)
+        exit_if_agent_errors(errors, allow_errors)
 
     _guarded(run)

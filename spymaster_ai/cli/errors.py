@@ -115,6 +115,24 @@ def exit_if_lost(*written: bool) -> None:
         raise typer.Exit(1)
 
 
+# The exit status of a run whose games ended on agent errors (bad input is 2, a lost output 1).
+AGENT_ERRORS_EXIT = 3
+
+
+def exit_if_agent_errors(errors: int, allow: bool) -> None:
+    """Exit with :data:`AGENT_ERRORS_EXIT` when ``errors`` games ended on an agent error,
+    unless ``--allow-errors``: an error counts as a loss, so a table with forfeits would
+    otherwise pass as a figure (a mistyped plug-in once forfeited every game and exited 0).
+    Called after the summary is printed and written: the figures are still there to read."""
+    if errors and not allow:
+        typer.echo(
+            f"error: {errors} game(s) ended on an agent error and count as losses in the figures above; "
+            "fix the agent, or pass --allow-errors to accept them (exit status 3)",
+            err=True,
+        )
+        raise typer.Exit(AGENT_ERRORS_EXIT)
+
+
 def check_distinct_files(first: Optional[Path], first_option: str, second: Optional[Path], second_option: str) -> None:
     """Refuse two output options naming one file (also through a link): the file written last
     would silently replace the other, e.g. a summary written over the games of a results file."""

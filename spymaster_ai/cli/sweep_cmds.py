@@ -19,10 +19,10 @@ from ..files import UnsafeFileError
 from ..provenance import environment
 from ..sim.play import DEFAULT_AGENT, ROLES
 from .app import app
-from .errors import BadInput, check_output_file, check_output_folder, exit_if_lost, write_output
+from .errors import BadInput, check_output_file, check_output_folder, exit_if_agent_errors, exit_if_lost, write_output
 from .output import stdout_to_stderr
 from .bench_cmds import (
-    AddressOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, MissionOpt, ProgressOpt, SeedOpt, TokensOpt,
+    AddressOpt, AllowErrorsOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, MissionOpt, ProgressOpt, SeedOpt, TokensOpt,
     _guarded, _options, _show_progress, check_backend, check_run_size,
 )
 
@@ -76,7 +76,7 @@ def sweep(
     out: Optional[Path] = typer.Option(None, "--out", help="Write the sweep JSON to this file."),
     plot: Optional[Path] = typer.Option(None, "--plot", help="Write a plot of win rate [95% CI] against each parameter (.png, .pdf or .svg)."),
     results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per point."),
-    as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt,
+    as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt, allow_errors: bool = AllowErrorsOpt,
 ) -> None:
     """Benchmark every point of the grid (same boards for every point); each parameter goes to
     the role whose agent takes it (risk: spymaster, stop_threshold: guesser)."""
@@ -125,5 +125,6 @@ def sweep(
         if errors:
             typer.echo(f"warning: {errors} game(s) ended on an agent error", err=True)
         exit_if_lost(plotted, saved)
+        exit_if_agent_errors(errors, allow_errors)
 
     _guarded(run)

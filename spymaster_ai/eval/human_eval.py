@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from .. import __version__
-from ..provenance import environment
+from ..provenance import code_version, environment, source_hashes
 from .adapter import AgentAdapter
 from .calibration import CalibratedGuesser, CalibrationSplit, member_models, split_by_game
 from .human_data import HumanDataset, RowProblem
@@ -86,6 +86,7 @@ class HumanEvalReport:
             "command": "eval human",
             "version": __version__,
             "environment": environment(),
+            "provenance": eval_provenance(self.agent),
             "data": self.data,
             "agent": self.agent,
             "guess_method": self.guess_method,
@@ -215,3 +216,24 @@ def _calibrate(dataset: HumanDataset, adapter: AgentAdapter, join, counts, seed:
         baseline_understanding=understanding_metrics(join, adapter, seed=seed, rows=rows),
         calibrated_understanding=understanding_metrics(join, model, seed=seed, rows=rows),
     )
+
+
+def eval_provenance(agent: str) -> dict:
+    """What made an evaluation: the code, the agent's resolved parameters in each role its
+    spec can play (a role it cannot play is left out), user files' sha256, environment."""
+    from ..agents.registry import AgentSpecError, resolve_spec
+
+    import re
+
+    specs = {"spymaster": agent, "guesser": agent}
+    split = re.fullmatch(r"guesser=(.*), spymaster=(.*)", agent)  # make_adapter's name for two specs
+    if split:
+        specs = {"guesser": split[1], "spymaster": split[2]}
+    parameters = {}
+    for role, spec in specs.items():
+        try:
+            parameters[role] = resolve_spec(role, spec, isolate=False)  # the adapter runs them in this process
+        except (AgentSpecError, ValueError):
+            continue
+    return {"code": code_version(), "parameters": parameters, "sources": source_hashes(specs),
+            "environment": environment()}

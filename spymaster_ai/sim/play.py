@@ -146,7 +146,11 @@ class GameResult:
     ``environment``: the library versions of the process that played it
     (:func:`spymaster_ai.provenance.environment`; None in results written before it was kept);
     ``sources``: the sha256 of each user file the specs name (``vectors:PATH``, ``file.py:Class``;
-    :func:`spymaster_ai.provenance.source_hashes`), set by the runner; None when there is none.
+    :func:`spymaster_ai.provenance.source_hashes`), set by the runner; None when there is none;
+    ``provenance``: the code that played it (:func:`spymaster_ai.provenance.code_version`) and
+    each role's resolved parameters (:func:`spymaster_ai.agents.registry.resolve_spec`), set
+    by the runner; None in results written before it was kept. The game's content (``record``
+    and every figure) never depends on it, so a line differs across commits only here.
     """
 
     game: str
@@ -168,6 +172,7 @@ class GameResult:
     record: dict = field(repr=False)
     environment: Optional[dict] = field(default=None, repr=False)
     sources: Optional[dict] = field(default=None, repr=False)
+    provenance: Optional[dict] = field(default=None, repr=False)
 
     def to_json(self) -> dict:
         data = asdict(self)
@@ -175,12 +180,14 @@ class GameResult:
             del data["environment"]
         if data["sources"] is None:  # built-in agents only: the line is as it always was
             del data["sources"]
+        if data["provenance"] is None:  # a line from before provenance was kept stays as it was
+            del data["provenance"]
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "GameResult":
         names = {f.name for f in fields(cls)}
-        missing = names - set(data) - {"environment", "sources"}
+        missing = names - set(data) - {"environment", "sources", "provenance"}
         if missing:
             raise ValueError(f"game result is missing {', '.join(sorted(missing))}")
         # The line's checksum is unkeyed, so a forged line passes it: each field's type is
@@ -197,14 +204,15 @@ class GameResult:
         return cls(**{k: data[k] for k in names if k in data})
 
 
-# GameResult's fields as JSON: (accepted types, null allowed); "environment" and "sources" may be absent.
+# GameResult's fields as JSON: (accepted types, null allowed); "environment", "sources" and
+# "provenance" may be absent.
 _RESULT_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
     "game": ((str,), False), "seed": ((int,), False), "index": ((int,), False), "agents": ((dict,), False),
     "won": ((bool,), False), "loss_cause": ((str,), True), "turns": ((int,), False), "score": ((int, float), True),
     "clues": ((int,), False), "announced": ((int,), False), "correct": ((int,), False),
     "words_per_clue": ((int, float), True), "invalid_clues": ((int,), False), "error": ((dict,), True),
     "extra": ((dict,), False), "options": ((dict,), False), "record": ((dict,), False), "environment": ((dict,), True),
-    "sources": ((dict,), True),
+    "sources": ((dict,), True), "provenance": ((dict,), True),
 }
 _KIND_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "a JSON object"}
 

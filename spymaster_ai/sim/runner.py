@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Callable, Container, ContextManager, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from ..files import atomic_writer, check_readable, hold_file, write_target
-from ..provenance import changed_sources, differences, environment, source_hashes
+from ..provenance import changed_sources, code_version, differences, environment, source_hashes
 from .backends import Backend, BackendError, ChunkJob, WorkerLostError, make_backend
 from .metrics import match_summary, summarise
 from .play import ROLES, GameResult, PlayOptions, play_game, play_match
@@ -110,16 +110,32 @@ def language_specs(specs: Mapping[str, str], lang: str, factory: AgentFactory) -
     return {role: add_language(spec, lang) for role, spec in specs.items()}
 
 
-def check_specs(roles_and_specs: Iterable[tuple[str, str]], factory: AgentFactory) -> None:
+def check_specs(roles_and_specs: Iterable[tuple[str, str]], factory: AgentFactory) -> dict[str, dict]:
     """With the registry's factory: refuse any bad spec (name, parameter, value) before the
-    first model loads, so a typo in the last agent of a run costs milliseconds, not loading."""
+    first model loads, so a typo in the last agent of a run costs milliseconds, not loading.
+    Returns each role's resolved parameters (``agents.registry.resolve_spec``); another
+    factory's agents are unknown here: empty."""
     isolate = next((key for key, f in REGISTRY_FACTORIES.items() if f is factory), "other")
     if isolate == "other":
-        return
+        return {}
     from ..agents.registry import check_spec
 
-    for role, spec in roles_and_specs:
-        check_spec("spymaster" if role.endswith("spymaster") else "guesser", spec, isolate=isolate)
+    return {
+        role: check_spec("spymaster" if role.endswith("spymaster") else "guesser", spec, isolate=isolate)
+        for role, spec in roles_and_specs
+    }
+
+
+def played_by(results: Iterable[GameResult]) -> list[dict]:
+    """The code that played ``results``: each distinct :func:`code_version` with its number of
+    games, ``code`` None for lines written before it was kept. More than one entry: a run
+    resumed under other code (allowed while each agent's resolved parameters are the same)."""
+    counts: dict[str, list] = {}
+    for r in results:
+        code = (r.provenance or {}).get("code")
+        key = json.dumps(code, sort_keys=True)
+        counts.setdefault(key, [code, 0])[1] += 1
+    return [{"code": code, "games": n} for code, n in counts.values()]
 
 
 @dataclass
@@ -128,6 +144,9 @@ class RunResult:
     seconds: float  # wall time of this call
     played: int  # games played by this call (the rest came from the results file)
     match: Optional[int] = None  # games per match, in a run of matches
+    # What made it: code, each role's resolved parameters, user files' sha256, environment,
+    # and the code of every game's line (played_by); see :meth:`summary`.
+    provenance: Optional[dict] = None
 
     @property
     def resumed(self) -> int:
@@ -137,6 +156,8 @@ class RunResult:
         out = summarise(self.results, seconds=self.seconds, played=self.played)
         if self.match is not None:
             out.update(match_summary(self.results, self.match))
+        if self.provenance is not None:
+            out["provenance"] = {**self.provenance, "played_by": played_by(self.results)}
         return out
 
 
@@ -258,6 +279,7 @@ def _expected_seed(seed: int, index: int, match: Optional[int]) -> int:
 def _check_belongs(
     result: GameResult, game: str, specs: Mapping[str, str], options: dict, seed: int, path: Path, here: dict,
     match: Optional[int] = None, sources: Optional[Mapping[str, str]] = None,
+    parameters: Optional[Mapping[str, dict]] = None,
 ) -> None:
     changed = changed_sources(result.sources or {}, sources or {})
     if changed:
@@ -265,6 +287,13 @@ def _check_belongs(
             f"{path}: the file of agent spec {changed[0]} changed since its games were played (its sha256 differs "
             f"from game {result.index}'s): resuming would join two different models' games in one table. "
             "Restore that file, or give this run another results file."
+        )
+    moved = _changed_parameters((result.provenance or {}).get("parameters") or {}, parameters or {})
+    if moved:
+        raise ResultsFileError(
+            f"{path}: {moved} since its game {result.index} was played (another version changed a default): "
+            "resuming would join two different agents' games in one table. Give this run another results file, "
+            "or pin the parameter in the spec."
         )
     other = _other_versions(result, here)
     if other:
@@ -291,6 +320,22 @@ def _check_belongs(
             f"{path} holds games of another run: its game {result.index} has {'; '.join(problems)}. "
             "Use another results file for this run."
         )
+
+
+def _changed_parameters(theirs: Mapping[str, dict], ours: Mapping[str, dict]) -> Optional[str]:
+    """The first difference between two runs' resolved parameters, as "the guesser's
+    stop_threshold is 0.4 (was 0.5)", for roles and parameters both record; None if none."""
+    for role in theirs:
+        if role not in ours or not isinstance(theirs[role], dict):
+            continue
+        a, b = theirs[role], ours[role]
+        if a.get("class") != b.get("class"):
+            return f"the {role.replace('_', ' ')}'s class is {b.get('class')} (was {a.get('class')})"
+        old, new = a.get("parameters") or {}, b.get("parameters") or {}
+        for key in old:
+            if key in new and old[key] != new[key]:
+                return f"the {role.replace('_', ' ')}'s {key} is {new[key]!r} (was {old[key]!r})"
+    return None
 
 
 # Every line of a results file starts so (sorted keys: "agents" comes first); a line cut short
@@ -320,7 +365,7 @@ def _torn(line: str) -> bool:
 
 def _read_results(
     path: Path, game: str, specs: Mapping[str, str], options: dict, seed: int, match: Optional[int] = None,
-    sources: Optional[Mapping[str, str]] = None,
+    sources: Optional[Mapping[str, str]] = None, parameters: Optional[Mapping[str, dict]] = None,
 ) -> dict[int, GameResult]:
     """The valid results already in ``path`` by index; a torn last line (interrupted write) is
     dropped, and so is every game of a match not saved whole (it is played again from its start)."""
@@ -338,7 +383,7 @@ def _read_results(
                 continue  # the last line cut short by an interruption: that game is played again
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
         check_result_line(data, path, number)
-        _check_belongs(result, game, specs, options, seed, path, here, match, sources)
+        _check_belongs(result, game, specs, options, seed, path, here, match, sources, parameters)
         done.setdefault(result.index, result)
     if match is not None:
         saved: dict[int, int] = {}
@@ -436,7 +481,7 @@ def run_games(
         raise ValueError(f"a run of matches plays whole matches: games ({games}) must be a positive multiple of match ({match})")
     specs = {role: specs[role] for role in ROLES[game]}
     options = options or PlayOptions()
-    check_specs(language_specs(specs, options.lang, factory).items(), factory)
+    parameters = check_specs(language_specs(specs, options.lang, factory).items(), factory)
     wanted: Sequence[int]
     if indices is None:
         wanted = selected = range(games)  # lazy: a huge --games lists nothing
@@ -470,7 +515,12 @@ def run_games(
         # The user's files the specs name (vectors:PATH, file.py:Class), hashed once the file is
         # held: every line records them, and a file that changed since is refused on resume.
         sources = source_hashes(specs)
-        done: dict[int, GameResult] = _read_results(path, game, specs, opts, seed, match, sources) if path else {}
+        # Every line records the code and each role's resolved parameters; a resume whose
+        # parameters differ (a default changed) is refused, one under another commit is not.
+        line_provenance = {"code": code_version(), "parameters": parameters}
+        done: dict[int, GameResult] = (
+            _read_results(path, game, specs, opts, seed, match, sources, parameters) if path else {}
+        )
         created = path is not None and not path.exists()
         if path is not None:
             _write_sorted(path, done)  # drops a torn last line before appending
@@ -490,6 +540,7 @@ def run_games(
                 for data in batch:
                     if sources:
                         data = {**data, "sources": sources}
+                    data = {**data, "provenance": line_provenance}
                     result = GameResult.from_json(data)
                     other = _other_versions(result, here)
                     if other:  # a cluster worker with another install
@@ -534,4 +585,7 @@ def run_games(
         if path is not None:
             _write_sorted(path, done)
     seconds = time.perf_counter() - start
-    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=remaining, match=match)
+    provenance = {"code": line_provenance["code"], "parameters": parameters, "sources": sources,
+                  "environment": environment()}
+    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=remaining, match=match,
+                     provenance=provenance)

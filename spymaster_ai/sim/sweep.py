@@ -24,6 +24,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from ..agents.registry import parse_spec
 from ..files import write_atomically
+from ..provenance import code_line, code_version, environment
 from .backends import Backend, make_backend
 from .play import ROLES, PlayOptions, lineup
 from .runner import AgentFactory, Progress, _agents_for, check_specs, is_registry_factory, progress_bar, registry_factory, run_games
@@ -36,7 +37,7 @@ __all__ = [
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 SWEPT_ROLES = ("spymaster", "guesser")
 # Summary figures that describe the run rather than the agents: left out of a point.
-_RUN_FIELDS = ("game", "seconds", "games_per_second")
+_RUN_FIELDS = ("game", "seconds", "games_per_second", "provenance")
 
 
 class GridError(ValueError):
@@ -167,6 +168,8 @@ class Sweep:
     opponent: Optional[dict]
     points: list[SweepPoint] = field(default_factory=list)
     seconds: float = 0.0
+    # code, user files' sha256, environment, played_by (each point has its own "parameters")
+    provenance: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -181,6 +184,7 @@ class Sweep:
             "opponent": self.opponent,
             "points": [p.to_json() for p in self.points],
             "seconds": self.seconds,
+            "provenance": self.provenance,
         }
 
 
@@ -245,6 +249,8 @@ def run_sweep(
     result = Sweep(game, spy, gue, grid, routes, games, seed, options.to_json(), opponent)
     start = time.perf_counter()
     runner = make_backend(backend, jobs, address)
+    sources: dict[str, str] = {}
+    games_played: dict[str, dict] = {}
     try:
         with progress_bar(progress, len(points) * games, f"{game} sweep") as bar:
             for point, specs in points:
@@ -254,11 +260,19 @@ def run_sweep(
                 )
                 summary = run.summary()
                 point.figures = {k: v for k, v in summary.items() if k not in _RUN_FIELDS}
+                made = summary.get("provenance") or {}
+                point.figures["parameters"] = made.get("parameters") or {}  # this point's resolved agents
+                sources.update(made.get("sources") or {})
+                for entry in made.get("played_by") or []:
+                    key = repr(sorted((entry["code"] or {}).items()))
+                    games_played.setdefault(key, {"code": entry["code"], "games": 0})["games"] += entry["games"]
                 result.points.append(point)
     finally:
         if runner is not backend:
             runner.close()
     result.seconds = time.perf_counter() - start
+    result.provenance = {"code": code_version(), "sources": dict(sorted(sources.items())), "environment": environment(),
+                         "played_by": list(games_played.values())}
     return result
 
 
@@ -315,8 +329,29 @@ def plot_sweep(sweep: Sweep, path: Union[str, Path]) -> Path:
         f"{sweep.game}: {sweep.spymaster} / {sweep.guesser}, {sweep.games} games per point, seed {sweep.seed}",
         fontsize="medium",
     )
+    made = code_line(sweep.provenance.get("code") if sweep.provenance else None)
+    fig.text(0.99, 0.005, made, ha="right", va="bottom", fontsize="x-small", color="0.4")
     out = Path(path)
+    kind = out.suffix[1:].lower() or "png"
     image = io.BytesIO()
-    fig.savefig(image, dpi=120, format=out.suffix[1:].lower() or "png")
+    fig.savefig(image, dpi=120, format=kind, metadata=figure_metadata(sweep, kind))
     write_atomically(out, image.getvalue())  # through a link; never over a device or a pipe
     return out
+
+
+def figure_metadata(sweep: Sweep, kind: str) -> dict:
+    """The figure file's own metadata: its title, the code that made it, and the sweep's
+    provenance with every point's resolved parameters as JSON, in the field each format has
+    (PNG text chunks, PDF Subject, SVG Description), so the file alone says what made it."""
+    import json
+
+    data = {"game": sweep.game, "games": sweep.games, "seed": sweep.seed, "grid": {k: list(v) for k, v in sweep.grid.items()},
+            "provenance": sweep.provenance, "parameters": [p.figures.get("parameters") for p in sweep.points]}
+    text = json.dumps(data, sort_keys=True)
+    title = f"{sweep.game} sweep: {sweep.spymaster} / {sweep.guesser}"
+    creator = code_line(sweep.provenance.get("code") if sweep.provenance else None)
+    if kind == "pdf":
+        return {"Title": title, "Subject": text, "Creator": creator}
+    if kind == "svg":
+        return {"Title": title, "Description": text, "Creator": creator}
+    return {"Title": title, "Description": text, "Software": creator}

@@ -11,6 +11,7 @@ cells are comparable; the starting team alternates by game index.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Optional, Sequence, Union
 
 from .backends import Backend, make_backend
 from .play import ROLES, PlayOptions, lineup
+from ..provenance import code_version, environment, markdown_provenance
 from .runner import AgentFactory, Progress, check_specs, progress_bar, registry_factory, run_games
 
 __all__ = ["CELL_TITLES", "Tournament", "format_cell", "markdown_table", "run_tournament"]
@@ -59,6 +61,8 @@ class Tournament:
     match: Optional[int] = None  # games per match, in a tournament of matches
     cells: dict[tuple[str, str], dict] = field(default_factory=dict)  # (spymaster, guesser) -> figures
     seconds: float = 0.0
+    # code, resolved parameters by role and spec, user files' sha256, environment, played_by
+    provenance: dict = field(default_factory=dict)
 
     def cell(self, spymaster: str, guesser: str) -> dict:
         return self.cells[(spymaster, guesser)]
@@ -75,6 +79,7 @@ class Tournament:
             "match": self.match,
             "matrix": {s: {g: self.cells[(s, g)] for g in self.guessers} for s in self.spymasters},
             "seconds": self.seconds,
+            "provenance": self.provenance,
         }
 
 
@@ -122,12 +127,19 @@ def run_tournament(
     if two_teams:
         opp_spy = opponent or spy[0]
         opp = {"spymaster": opp_spy, "guesser": opponent_guesser or opponent or gue[0]}
-    check_specs([*(("spymaster", s) for s in spy), *(("guesser", g) for g in gue), *(opp.items() if opp else ())], factory)
+    resolved = {
+        "spymasters": {s: check_specs([("spymaster", s)], factory).get("spymaster") for s in spy},
+        "guessers": {g: check_specs([("guesser", g)], factory).get("guesser") for g in gue},
+    }
+    if opp:
+        resolved["opponent"] = {role: check_specs([(role, spec)], factory).get(role) for role, spec in opp.items()}
     options = options or PlayOptions()
     folder = Path(results_dir) if results_dir is not None else None
     result = Tournament(game, spy, gue, games, seed, options.to_json(), opp, match)
     start = time.perf_counter()
     runner = make_backend(backend, jobs, address)
+    sources: dict[str, str] = {}
+    games_played: dict[str, dict] = {}
     try:
         with progress_bar(progress, len(spy) * len(gue) * games, f"{game} tournament") as bar:
             for s in spy:
@@ -139,12 +151,18 @@ def run_tournament(
                         backend=runner, match=match,
                     )
                     summary = run.summary()
+                    sources.update((run.provenance or {}).get("sources") or {})
+                    for entry in summary.get("provenance", {}).get("played_by", []):  # counts only: no records kept
+                        key = json.dumps(entry["code"], sort_keys=True)
+                        games_played.setdefault(key, {"code": entry["code"], "games": 0})["games"] += entry["games"]
                     kept = _CELL_FIELDS + (_MATCH_FIELDS if match is not None else ())
                     result.cells[(s, g)] = {k: summary[k] for k in kept}
     finally:
         if runner is not backend:
             runner.close()
     result.seconds = time.perf_counter() - start
+    result.provenance = {"code": code_version(), "parameters": resolved, "sources": dict(sorted(sources.items())),
+                         "environment": environment(), "played_by": list(games_played.values())}
     return result
 
 
@@ -194,4 +212,20 @@ def markdown_table(t: Tournament) -> str:
         last = ["last10_win_rate", "last10_turns_per_win"] + (["last10_score"] if t.game == "kim2019" else [])
         for figure in last:
             lines += ["", f"**{t.game}**, matches of {t.match} games: {CELL_TITLES[figure]}.", "", *table(figure)]
+    if t.provenance:
+        lines += ["", markdown_provenance(_flat(t.provenance)).rstrip("\n")]
     return "\n".join(lines) + "\n"
+
+
+def _flat(provenance: dict) -> dict:
+    """A tournament's provenance with one label per resolved agent, for the Markdown foot."""
+    params = provenance.get("parameters") or {}
+    labels = {}
+    for group, role in (("spymasters", "spymaster"), ("guessers", "guesser")):
+        for spec, resolution in (params.get(group) or {}).items():
+            if resolution:
+                labels[f"{role} `{spec}`"] = resolution
+    for role, resolution in (params.get("opponent") or {}).items():
+        if resolution:
+            labels[f"blue {role} (reference team)"] = resolution
+    return {**provenance, "parameters": labels}
