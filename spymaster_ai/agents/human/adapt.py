@@ -139,6 +139,10 @@ class PersonalReader(HumanReader):
         return self.base.model_names
 
     @property
+    def lang(self) -> str:  # type: ignore[override]
+        return self.base.lang
+
+    @property
     def models(self) -> list[Any]:
         return self.base.models
 
