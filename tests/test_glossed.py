@@ -54,6 +54,13 @@ def test_later_senses_count_a_little_less_and_unknown_words_are_silent():
     assert np.all(sims[1] == 0)  # a word outside the glossary says nothing
 
 
+def test_read_only_words_are_understood_but_never_given_as_clues():
+    gloss = parse_glossary("vi", VI.replace("cọp\tclue", "cọp\tread"))
+    model = GlossedEmbedding(ToyEnglish(), gloss)
+    assert "cọp" in gloss and "cọp" not in model.clue_vocabulary()
+    assert model.similarity(["cọp"], ["hổ"])[0, 0] == pytest.approx(1.0)
+
+
 def test_malformed_glossary_lines_are_named():
     with pytest.raises(EmbeddingError, match="line 2"):
         parse_glossary("vi", "hổ\tcard\ttiger\ncọp\ttiger\n")

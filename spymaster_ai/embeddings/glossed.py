@@ -3,8 +3,9 @@
 Why: the one multilingual model here (e5-small) reads single Vietnamese and Persian words by
 their letters and subwords (PHÚC -> CÚP, شکست -> بشکه), and no tuning makes it read meaning.
 The English models and the reader fitted to people's play do read meaning. A glossary written
-by a speaker (``spymaster_ai/data/glossary_<lang>.tsv``: each card and common clue word with
-its English senses, the commonest first) carries a word to those senses, and a
+by a speaker (``spymaster_ai/data/glossary_<lang>.tsv``: each card, common clue word and
+further word a person may type or meet on another edition's board, with its English senses,
+the commonest first) carries a word to those senses, and a
 :class:`GlossedEmbedding` scores two words as their closest pair of senses under an English
 model. Spelling then never links two words: CỌP and HỔ meet as "tiger", PHÚC and CÚP not at all.
 
@@ -42,7 +43,7 @@ class Glossary:
     """A language's cards and common clue words with their English senses (a speaker's list)."""
 
     lang: str
-    words: tuple[str, ...]  # as written, cards first, then the clue words in the file's order
+    words: tuple[str, ...]  # the clue vocabulary as written: cards, then clue words, in file order
     senses: dict[str, tuple[str, ...]]  # key -> English senses, commonest first
     cards: tuple[str, ...]
 
@@ -114,8 +115,11 @@ def _stripped(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
 
 
 def parse_glossary(lang: str, text: str, source: str = "glossary") -> Glossary:
-    """A glossary from its TSV text: ``word<TAB>kind<TAB>sense|sense...`` (kind: card or clue);
-    ``#`` lines are comments. A malformed line is an error naming it."""
+    """A glossary from its TSV text: ``word<TAB>kind<TAB>sense|sense...``; ``#`` lines are
+    comments. Kinds: ``card`` (a card of this language's list), ``clue`` (a word the AI may
+    give as a clue) and ``read`` (a word it understands when a person types it or a board
+    holds it, but never gives: rarer, regional or culture-bound words). A malformed line is
+    an error naming it."""
     from ..rules.lang.normalise import normalise
 
     words: list[str] = []
@@ -125,8 +129,8 @@ def parse_glossary(lang: str, text: str, source: str = "glossary") -> Glossary:
         if not line.strip() or line.startswith("#"):
             continue
         parts = line.split("\t")
-        if len(parts) != 3 or parts[1] not in ("card", "clue"):
-            raise EmbeddingError(f"{source} line {number}: expected word<TAB>card|clue<TAB>senses, got {line[:60]!r}")
+        if len(parts) != 3 or parts[1] not in ("card", "clue", "read"):
+            raise EmbeddingError(f"{source} line {number}: expected word<TAB>card|clue|read<TAB>senses, got {line[:60]!r}")
         word = normalise(lang, parts[0])
         found = tuple(dict.fromkeys(s.strip().lower() for s in parts[2].split("|") if s.strip()))
         if not word or not found:
@@ -135,7 +139,8 @@ def parse_glossary(lang: str, text: str, source: str = "glossary") -> Glossary:
         if key in senses:
             raise EmbeddingError(f"{source} line {number}: {word!r} is listed twice")
         senses[key] = found
-        words.append(word)
+        if parts[1] != "read":
+            words.append(word)
         if parts[1] == "card":
             cards.append(word)
     return Glossary(lang, tuple(words), senses, tuple(cards))
