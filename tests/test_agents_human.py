@@ -498,3 +498,19 @@ def test_with_assoc_strength_every_later_target_is_linked_to_the_clue_in_the_the
     options = strict.rank_clues(view, top=300)
     assert any(o.count >= 2 for o in options) and not unlinked_later(options)
     assert not any(verb_form(o.word) for o in options)
+
+
+@pytest.mark.models
+def test_a_clue_it_cannot_read_takes_the_card_its_key_makes_safest_then_stops(human_agents):
+    _, guesser = human_agents
+    # the first card in board order is black on my side: a third of such cards are black on
+    # the partner's; one bystander on mine in 13 is black on theirs and 5 are green
+    first = BOARD[0]
+    greens = tuple(w for w in BOARD[1:] if w != BOARD[-1])[:9]
+    side = _side(green=greens, black=(first, BOARD[-1]))
+    unread = "qzxvbnmkk"
+    assert not guesser.reads(unread)
+    view = _duet_guess_view(side, (unread, 2), guesses_made=0)
+    pick = guesser.next_guess(view)
+    assert side[BOARD.index(pick)] == "bystander"  # not BOARD[0], a uniform reading's board-order pick
+    assert guesser.next_guess(replace(view, guesses_made=1)) is None  # nothing more to read into it

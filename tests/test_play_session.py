@@ -818,3 +818,24 @@ def test_a_forged_save_with_a_recomputed_checksum_is_a_save_file_error(tmp_path,
     forged.write_text(json.dumps(data))
     with pytest.raises(SaveFileError, match=message):
         read_saved(forged)
+
+
+class UnreadingGuesser(RecordingGuesser):
+    """A guesser that knows no word (as the partner with a word outside its glossary)."""
+
+    def reads(self, word: str) -> bool:
+        return False
+
+
+def test_the_person_is_told_when_the_ai_cannot_read_their_clue() -> None:
+    settings = PlaySettings(mode="duet", seed=3, first="human", agent="glove50")
+    game, labels = new_game(settings)
+    session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": UnreadingGuesser()}, labels)
+    word = next(w for w in ("zebra", "violin", "planet") if all(w not in c for c in game.words))
+    session.answer(f"{word} 2")
+    said = [e.text for e in session.advance() if e.kind == "ai"]
+    assert any(f"does not know the word {word.upper()}" in t for t in said), said
+    session = Session(settings, new_game(settings)[0], agents_for(settings), labels)
+    session.answer(f"{word} 2")  # a guesser that reads says nothing of the kind
+    events = session.advance()
+    assert events and not any("does not know" in e.text for e in events)

@@ -699,6 +699,14 @@ class Session:
             raise SessionError(f"the AI ({actor.role}) returned {word!r}, not a card")
         card = self.names.card(word)
         notes: list[Event] = []
+        clue = view.clue
+        if (clue is not None and not clue.is_zero and view.guesses_made == 0 and actor.kind != "sudden_death"
+                and self._person_gave(actor) and callable(getattr(agent, "reads", None)) and not agent.reads(clue.word)):
+            # a word outside its models and glossary reads as nothing: say so rather than
+            # let a forced pick look like a reading (a Persian playtest: لابی, then the assassin)
+            notes.append(Event("ai", f"{self._who(actor)} does not know the word {clue.word.upper()}: it takes "
+                                     f"{self.label(card)}, the card its own key makes safest, and stops. "
+                                     "A commoner word will be read."))
         if not self.is_duet and view.clue is not None and view.clue.is_zero:
             # A zero clue points away: the cards it ranks first are the ones to avoid, so a
             # confidence from that ranking would read 0% for a deliberate pick.

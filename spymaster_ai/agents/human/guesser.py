@@ -269,6 +269,8 @@ class HumanGuesser:
             p = self.probabilities(view)
             p = np.where(mask, p, np.inf)
             return view.words[int(np.argmin(p))]
+        if not self.reader.reads(clue.word):
+            return self._unread_guess(view) if view.guesses_made == 0 or not view.can_stop else None
         p = self._with_memory(view, self.probabilities(view))
         best = int(np.argmax(p))
         card = view.words[best]
@@ -286,6 +288,33 @@ class HumanGuesser:
         if within:
             return card if self._value(view, risks) > 0 else None
         return card if p_right >= self.bonus_p and self._value(view, risks) > 0 else None
+
+    def _unread_guess(self, view: GuesserView) -> Optional[str]:
+        """The guess the rules force for a clue I cannot read: the card my side of the key
+        makes likeliest green and least likely black on the partner's side (Duet), else an
+        earlier clue's likeliest card; then stop.
+
+        Why: a clue outside the models and the glossary reads as nothing, and the first card
+        in board order was taken for it (a Persian playtest lost on the assassin for لابی).
+        A person who does not know the word plays safe and says so; the play session tells
+        the person (``reads`` is public for that)."""
+        mask = self._guessable(view)
+        if not mask.any():
+            return None
+        table = self._partner_side(view)
+        earlier = [e.clue.word for e in view.history if e.unfinished and e.clue.count > 0 and self.reader.reads(e.clue.word)]
+        p = np.max([self.probabilities(view, w) for w in earlier], axis=0) if earlier else mask / mask.sum()
+        best, value = None, -np.inf
+        for i in np.flatnonzero(mask):
+            green, black = table.get(view.words[i], (_BASE_GREEN, _BASE_BLACK))
+            v = green - self.assassin_cost * black + float(p[i])
+            if v > value:
+                best, value = view.words[i], v
+        return best
+
+    def reads(self, word: str) -> bool:
+        """Whether this guesser can read ``word`` as a clue at all."""
+        return self.reader.reads(word)
 
     def _classic_meant(self, view: GuesserView, best: int, clue) -> float:
         """The chance that the giver meant card ``best`` for the clue: min(1, k p), k the
