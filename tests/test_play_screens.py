@@ -140,3 +140,12 @@ def test_the_web_board_marks_the_losing_touch_and_the_leftover():
     assert " lost" in lost.split('"')[3] and "the AI" in lost and "touch lost the game" in lost
     assert html.count("touch lost the game") == 1
     assert 'TOWEL <span class="out out-green">(green)</span> <span class="meant">for BEACH</span>' in html
+
+
+def test_a_bystander_mark_is_explained_as_ruling_the_card_out_for_its_guesser_only():
+    game = DuetGame(WORDS, KEY, legality="off")
+    game.give_clue(A, Clue("hint", 2))
+    assert "✗AI:" not in _text(_screen(game))  # no marks yet, no legend
+    game.guess("yy0")  # the AI (B) guesses a bystander of the person's side
+    text = _text(_screen(game))
+    assert "✗AI" in text and "✗AI: the AI tried it, a bystander on your side (you may still take it)" in text

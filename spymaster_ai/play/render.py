@@ -80,6 +80,10 @@ def render_screen(screen: Screen) -> RenderableType:
         parts.append(Text(f"Under the cards: {screen.key_legend}. ■ covered", style="dim"))
     else:
         parts.append(Text("■ covered", style="dim"))
+    if any(c.marks and not c.covered for c in cells):
+        # playtests read "✗you" as "ruled out": it rules the card out for its guesser only
+        parts.append(Text("✗you: you tried it, a bystander on the AI's side (the AI may still take it). "
+                          "✗AI: the AI tried it, a bystander on your side (you may still take it).", style="dim"))
     if screen.clues:
         history = Table(title="Clues so far", title_justify="left", show_edge=False, pad_edge=False)
         history.add_column("#", justify="right")
