@@ -75,7 +75,10 @@ def main() -> None:
     ap.add_argument("--langs", default=",".join(LANGS))
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
-    lines = ["# Meaning links: the guesser's first pick on a speaker's clue: 1 cases", "",
+    lines = ["# Meaning links: the guesser's first pick on a speaker's clue for one card", "",
+             "Each case of `experiments/data/links_<lang>.tsv` (written by a helper acting as a native speaker): "
+             "a clue: 1 that a speaker links to one card by meaning, with no shared syllable, on a board of "
+             "12 unrelated cards. \"before\" is the partner's guesser before issue 40.", "",
              "Made by `python experiments/lang_meaning_links.py --out experiments/results/lang_meaning_links.md`.",
              f"{versions_line()}", "",
              "| language | guesser | spec | first pick = target | 95% CI |", "|---|---|---|---|---|"]
