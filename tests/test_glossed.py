@@ -95,3 +95,10 @@ def test_shipped_glossaries_are_a_speakers_card_list(lang):
 
     assert tuple(normalise(lang, w) for w in load_words(lang)) == g.cards
     assert all(glossary_key(lang, c) in g.senses for c in g.cards)
+
+
+def test_vietnamese_typed_without_marks_prefers_a_card_or_clue_word_to_a_read_word():
+    gloss = parse_glossary("vi", "bút\tcard\tpen\nbụt\tread\tbuddha\ncọp\tread\ttiger\n")
+    assert gloss.senses_of("but") == ("pen",)  # BỤT, a read word, does not hide the card BÚT
+    assert gloss.senses_of("cop") == ("tiger",)  # a read word alone is still reached
+    assert gloss.senses_of("bụt") == ("buddha",)

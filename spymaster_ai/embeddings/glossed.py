@@ -50,7 +50,7 @@ class Glossary:
     def senses_of(self, word: str) -> tuple[str, ...]:
         """The word's English senses, or those of the glossary word it is a form of (German
         HUNDE -> HUND, STRASSE -> STRAßE; Persian کتابها -> کتاب; Vietnamese typed without its
-        marks, when only one glossary word spells so); () if none."""
+        marks, when only one card or clue word spells so, else only one read word); () if none."""
         key = glossary_key(self.lang, word)
         found = self.senses.get(key)
         if found is None:
@@ -111,7 +111,8 @@ def _stripped(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {}
     for key in gloss.senses:
         out.setdefault(strip_marks(key), []).append(key)
-    return {k: tuple(v) for k, v in out.items()}
+    given = set(gloss.words)  # cards and clue words first: a rarer read word (BỤT) never hides BÚT
+    return {k: tuple(w for w in v if w in given) or tuple(v) for k, v in out.items()}
 
 
 def parse_glossary(lang: str, text: str, source: str = "glossary") -> Glossary:
