@@ -102,3 +102,9 @@ def test_vietnamese_typed_without_marks_prefers_a_card_or_clue_word_to_a_read_wo
     assert gloss.senses_of("but") == ("pen",)  # BỤT, a read word, does not hide the card BÚT
     assert gloss.senses_of("cop") == ("tiger",)  # a read word alone is still reached
     assert gloss.senses_of("bụt") == ("buddha",)
+
+
+def test_either_vietnamese_tone_mark_placement_reads_the_same_word():
+    vi = glossary("vi")
+    assert vi.senses_of("hoà bình") == vi.senses_of("hòa bình") != ()  # old and new placement
+    assert vi.senses_of("but") == vi.senses_of("bút")  # typed without marks: the card, not a read word

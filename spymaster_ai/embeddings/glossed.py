@@ -87,8 +87,11 @@ def _base_form(gloss: "Glossary", key: str) -> str | None:
     if lang == "vi":
         from ..rules.lang.vietnamese import strip_marks
 
-        if strip_marks(key) != key:
-            return None  # typed with marks: a word of its own
+        if strip_marks(key) != key:  # typed with marks: a word of its own, or the other tone placement
+            from ..rules.lang.normalise import vi_tone_key
+
+            found = _tone_placed(gloss).get(vi_tone_key(key), ())
+            return found[0] if len(found) == 1 else None
         found = _stripped(gloss).get(key, ())
         return found[0] if len(found) == 1 else None
     return None
@@ -101,6 +104,17 @@ def _folded(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {}
     for key in gloss.senses:
         out.setdefault(de_fold(key), []).append(key)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=8)
+def _tone_placed(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
+    """Keys by their tone-placement-free form: "hoà bình" finds "hòa bình" (RULES.md §4)."""
+    from ..rules.lang.normalise import vi_tone_key
+
+    out: dict[str, list[str]] = {}
+    for key in gloss.senses:
+        out.setdefault(vi_tone_key(key), []).append(key)
     return {k: tuple(v) for k, v in out.items()}
 
 
