@@ -5,22 +5,24 @@ Every figure there carries a marker, an HTML comment inside its paragraph, list 
 table (or on the line right after it), saying where it comes from:
 
 - ``<!-- from: experiments/results/X.md[, other files] -->``: every figure of the block
-  appears in one of those files (``X.md@COMMIT``: as committed at COMMIT, for a figure that
-  compares an earlier table with today's; skipped in a clone that lacks the commit) (``92.0%`` as ``92.0``, ``1,000`` as ``1000``; a figure
-  given with fewer decimals than the file, ``46%`` for ``46.3``, matches the rounded value;
-  percentage points match a fraction: ``+11.7 points`` for ``+0.117``).
+  appears in one of those files: ``92.0%`` as ``92.0``, ``1,000`` as ``1000``; a figure
+  given with fewer decimals than the file (``46%`` for ``46.3``) matches the rounded value,
+  percentage points match a fraction (``+11.7 points`` for ``+0.117``), and ``139 of 300``
+  matches a line holding both numbers. ``X.md@COMMIT`` reads the file as committed at
+  COMMIT, for a figure that compares an earlier table with today's (skipped in a clone that
+  lacks the commit).
 - ``<!-- not a result: REASON -->``: the block's figures are no measurement (a rule, a
   parameter, a setting). Numbers written in REASON exempt only those numbers; a REASON with
   no number exempts the whole block.
 - ``<!-- unsourced: REASON -->``: a measurement no committed results file holds (screens of
-  a design choice recorded only in the commit log). Allowed, but counted: the test pins
-  their number, so a new one is a deliberate change, never a slip.
+  a design choice recorded only in the commit log, timings taken by hand). Allowed, but
+  counted: the test pins their number, so a new one is a deliberate change, never a slip.
 
 A figure is a percentage, a decimal number, a fraction (``16/20``, ``2 of 20``) or a number
-with a unit of time, turns or wins (``55 s``) in the text, outside
-inline code, links and comments (in fenced code, only a shell comment's text). A block needs
-a marker when it holds such a figure, or when it is a table with a numeric cell. Pure text:
-no models, no runs.
+with a unit of time, turns or wins (``55 s``), in the text outside inline code, links and
+comments (in fenced code, only a shell comment's text). A block needs a marker when it holds
+such a figure, or when it is a table with a numeric cell. A bare integer (games played, a
+seed, a year, an issue number) is no figure. Pure text: no models, no runs.
 """
 
 from __future__ import annotations
@@ -47,11 +49,11 @@ FIGURE = re.compile(
     r"|(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+|\d+)(?![\w]|\.\d)"
     r"(?:(?P<percent>\s?%)|(?P<unit>\s(?:s|ms|seconds|turns|wins)\b))?)"
 )
-# Version strings, dates, commit hashes and section signs are no figures.
-# A 95% interval's level is no result either.
+# No figures: versions, dates, commit hashes, section signs, arXiv ids, version bounds, and a
+# 95% interval's level.
 NOT_A_FIGURE = re.compile(
     r"\b\d+\.\d+\.\d+[\w.+-]*|\b\d{4}-\d{2}-\d{2}\b|§\s*\d+(?:\.\d+)?|\b[0-9a-f]{7,40}\b"
-    r"|arXiv:\d+\.\d+|[≥≤]\s*\d+(?:\.\d+)?|\b95\s?%(?=\s*(?:Wilson|t\b|confidence|interval|interval|interval|CI|bootstrap))|(?<=Wilson )95\s?%"
+    r"|arXiv:\d+\.\d+|[≥≤]\s*\d+(?:\.\d+)?|\b95\s?%(?=\s*(?:Wilson|t\b|confidence|interval|CI|bootstrap))|(?<=Wilson )95\s?%"
 )
 # A table cell that is a figure: "13/20", "65.0% [43.3, 81.9]", "**0.606** [0.565, 0.645] n=444", "2.83".
 NUMERIC_CELL = re.compile(r"\**[\d,.]+(?:\s?%|/\d+)?\**(?:\s*\[[^\]]*\])?(?:\s*n=\d+)?(?:\s*/\s*.*)?")
@@ -180,8 +182,10 @@ def _decimals(value: str) -> int:
     return len(value.split(".")[1]) if "." in value else 0
 
 
-def found_in(figure: Figure, numbers: set[str], source_text: str) -> bool:
-    """Whether the source holds the figure: exactly, or a more precise number that rounds to it."""
+def found_in(figure: Figure, numbers: set[str], source_text: str, headline: set[str] | None = None) -> bool:
+    """Whether the source holds the figure: exactly (as percentage points of a fraction too),
+    or rounded from one of ``headline``, the source's numbers outside brackets: an interval's
+    bound is quoted as written, so 14.9 does not pass on a turns interval's 14.91."""
     if figure.fraction:
         a, b = figure.value.split("/")
         if re.search(rf"(?<![\d.]){a}\s*/\s*{b}(?![\d.])|(?<![\d.]){a} (?:wins )?of {b}(?![\d.])", source_text):
@@ -190,19 +194,16 @@ def found_in(figure: Figure, numbers: set[str], source_text: str) -> bool:
         return any({a, b} <= _numbers(line) for line in source_text.splitlines())
     if figure.value in numbers:
         return True
+    headline = numbers if headline is None else headline
     places = _decimals(figure.value)
     wanted = Decimal(figure.value)
     quantum = Decimal(1).scaleb(-places)
     for n in numbers:
-        try:
-            # As written with fewer decimals, or as percentage points of a fraction (+0.117 -> 11.7).
-            for candidate, more in ((Decimal(n), _decimals(n) > places), (Decimal(n) * 100, _decimals(n) - 2 >= places)):
-                if more and candidate.quantize(quantum, rounding=ROUND_HALF_UP) == wanted:
-                    return True
-                if candidate == wanted:
-                    return True
-        except InvalidOperation:
-            continue
+        for candidate, more in ((Decimal(n), _decimals(n) > places), (Decimal(n) * 100, _decimals(n) - 2 > places)):
+            if candidate == wanted:
+                return True
+            if more and n in headline and candidate.quantize(quantum, rounding=ROUND_HALF_UP) == wanted:
+                return True
     return False
 
 
@@ -281,12 +282,13 @@ def check_block(block: Block, root: Path = ROOT, cache: dict | None = None) -> l
             texts.append(cache[source])
     joined = "\n".join(texts)
     numbers = _numbers(joined)
+    headline = _numbers(re.sub(r"\[[^\]\n]*\]", " ", joined))
     for figure in figures(block):
         if not needs_source(figure) or figure.value in exempt:
             continue
         if not sources:
             problems.append(Problem(block, f"{figure.text} is not exempted by its 'not a result' marker and has no source"))
-        elif texts and not found_in(figure, numbers, joined):
+        elif texts and not found_in(figure, numbers, joined, headline):
             problems.append(Problem(block, f"{figure.text} is not in {', '.join(sources)}"))
     return problems
 
