@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # The documents whose figures are held to their sources. docs/playtests/ and
 # docs/transcripts/ are records themselves (what people did, what a run printed).
-DOCUMENTS = ("README.md", "docs/*.md", "experiments/README.md", "notebooks/README.md")
+DOCUMENTS = ("README.md", "docs/*.md", "experiments/README.md", "experiments/studies/README.md", "notebooks/README.md")
 
 MARKER = re.compile(r"<!--\s*(from|not a result|unsourced)\s*:\s*(.*?)\s*-->", re.S)
 COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -270,7 +270,8 @@ def check_block(block: Block, root: Path = ROOT, cache: dict | None = None) -> l
             exempt |= named
         if kind == "from":
             sources += [s.strip() for s in body.split(",") if s.strip()]
-    texts = []
+    texts: list[str] = []
+    read: list[str] = []
     for source in sources:
         if source not in cache:
             cache[source] = read_source(source, root)
@@ -279,10 +280,13 @@ def check_block(block: Block, root: Path = ROOT, cache: dict | None = None) -> l
         elif cache[source] is UNREADABLE:
             return problems  # a file as committed at a commit this checkout lacks (a shallow clone)
         else:
+            read.append(source.partition("@")[0])
             texts.append(cache[source])
     joined = "\n".join(texts)
     numbers = _numbers(joined)
-    headline = _numbers(re.sub(r"\[[^\]\n]*\]", " ", joined))
+    # In Markdown a bracket holds an interval; in JSON every list is one.
+    headline = _numbers("\n".join(t if s.endswith(".json") else re.sub(r"\[[^\]\n]*\]", " ", t)
+                                  for s, t in zip(read, texts)))
     for figure in figures(block):
         if not needs_source(figure) or figure.value in exempt:
             continue

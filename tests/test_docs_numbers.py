@@ -56,6 +56,15 @@ def test_a_changed_figure_fails_naming_the_figure_the_file_and_the_line(results)
     assert _check("It won 17/20. <!-- from: r.md -->", results) == ["doc.md:1: 17/20 is not in r.md"]
 
 
+def test_a_rounded_figure_must_round_from_a_headline_number_not_an_interval_bound(results):
+    assert _check("Robust won 92.0%. <!-- from: r.md -->", results) == []  # 92.04, a cell's figure
+    assert _check("Its bound was 90.1. <!-- from: r.md -->", results) == []  # quoted as written
+    assert _check("It took 93.6 turns. <!-- from: r.md -->", results) == []
+    assert _check("It took 94 turns. <!-- from: r.md -->", results) == ["doc.md:1: 94 turns is not in r.md"]  # 93.6 is a bound
+    (results / "r.json").write_text('{"ci95": [0.2678, 0.3541]}')
+    assert _check("Between 0.268 and 0.354. <!-- from: r.json -->", results) == []  # JSON lists are no intervals
+
+
 def test_a_figure_without_a_marker_fails_and_so_does_a_numeric_table():
     assert "no source marker" in _check("Robust won 92.0% of games.")[0]
     assert "no source marker" in _check("It starts in about 4 s.")[0]
