@@ -74,7 +74,8 @@ class Block:
         return "\n".join(self.lines)
 
     def markers(self) -> list[tuple[str, str]]:
-        return [(m.group(1), m.group(2)) for m in MARKER.finditer(self.text)]
+        """The block's markers; one written in inline code (`<!-- from: F -->`) is an example."""
+        return [(m.group(1), m.group(2)) for m in MARKER.finditer(INLINE_CODE.sub(" ", self.text))]
 
 
 def _is_item(line: str) -> bool:

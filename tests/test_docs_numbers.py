@@ -100,6 +100,10 @@ def test_versions_dates_hashes_and_interval_levels_are_no_figures():
     assert [f for f in figures(block) if f.percent or f.decimal or f.fraction] == []
 
 
+def test_a_marker_in_inline_code_is_an_example_not_a_marker():
+    assert "no source marker" in _check("Write `<!-- not a result: why -->` beside 40%.")[0]
+
+
 def test_a_missing_source_file_is_named(results):
     assert _check("It won 92.0%. <!-- from: nowhere.md -->", results) == ["doc.md:1: source nowhere.md does not exist"]
 
