@@ -21,7 +21,7 @@ from .duet_clock import DUET_GREENS
 # already missing from the expected finds): the assassin (Duet: a black card) loses the game,
 # an opponent agent gives the other team a card and ends the turn, a bystander ends the turn.
 # A Duet bystander costs nothing more while a bystander-face timer token is left: its mark is
-# the token the turn takes anyway (see EmbeddingSpymaster._duet_bystander_cost).
+# the token the turn takes anyway (see CountRule._duet_bystander_cost).
 DEFAULT_COSTS: dict[str, dict[str, float]] = {
     "classic": {"assassin": 10.0, "opponent": 1.0, "bystander": 0.25},
     "duet": {"assassin": 10.0, "opponent": 1.0, "bystander": 0.0},
