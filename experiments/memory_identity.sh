@@ -49,7 +49,7 @@ open(sys.argv[2], "wb").write(b"".join(keep + [lines[3], lines[95][:100]]))
 EOF
   run bench duet --games 120 --seed 2 $G --jobs 2 --results "$D/damaged.jsonl" --out "$D/damaged.json" --no-progress \
     | grep -v -i "second" > "$D/damaged.txt"
-  run tournament --game kim2019 --agents glove50,random --games 12 --seed 3 --jobs 2 --results-dir "$D/tour" \
+  run tournament --game kim2019 --spymasters glove50 --guessers glove50,random --games 12 --seed 3 --jobs 2 --results-dir "$D/tour" \
     --out "$D/tour.json" --markdown "$D/tour.md" --no-progress | grep -v -i "second" > "$D/tour.txt"
   for f in kim match classic damaged tour; do strip "$D/$f.json"; done
   strip "$D/duet.json" loose

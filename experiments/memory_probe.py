@@ -70,9 +70,9 @@ def lines(path: Path) -> int:
         return sum(1 for _ in f)
 
 
-def run(results: Path, seconds: float, marks: list[float], log: Path) -> dict:
+def run(results: Path, seconds: float, marks: list[float], log: Path, spec: str = "glove50") -> dict:
     """Run the bench for ``seconds``, sampling every second; the samples at ``marks`` and the peaks."""
-    cmd = ["spymaster-ai", "bench", "duet", "--games", "1000000", "--spymaster", "glove50", "--guesser", "glove50",
+    cmd = ["spymaster-ai", "bench", "duet", "--games", "1000000", "--spymaster", spec, "--guesser", spec,
            "--jobs", "2", "--results", str(results), "--no-progress", "--json"]
     lines_before = lines(results)
     size_before = results.stat().st_size if results.exists() else 0
@@ -109,6 +109,7 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=10)
     ap.add_argument("--resume-seconds", type=float, default=60)
     ap.add_argument("--dir", type=Path, default=Path("/tmp/mem"))
+    ap.add_argument("--spec", default="glove50", help="both agents' spec")
     args = ap.parse_args()
     where = args.dir / args.tag
     where.mkdir(parents=True, exist_ok=True)
@@ -118,10 +119,11 @@ def main() -> None:
 
     out = {"tag": args.tag, "package": spymaster_ai.__file__}
     long = args.minutes * 60
-    out["long_run"] = run(where / "r.jsonl", long, [60, long], where / "long.log")
-    out["resume"] = run(where / "r.jsonl", args.resume_seconds, [5, 10, 30, args.resume_seconds], where / "resume.log")
-    out["fresh"] = run(where / "fresh.jsonl", args.resume_seconds, [5, 10, 30, args.resume_seconds],
-                       where / "fresh.log")
+    out["spec"] = args.spec
+    out["long_run"] = run(where / "r.jsonl", long, [60, long], where / "long.log", args.spec)
+    marks = [5, 10, 30, args.resume_seconds]
+    out["resume"] = run(where / "r.jsonl", args.resume_seconds, marks, where / "resume.log", args.spec)
+    out["fresh"] = run(where / "fresh.jsonl", args.resume_seconds, marks, where / "fresh.log", args.spec)
     print(json.dumps(out, indent=1))
     (where / "probe.json").write_text(json.dumps(out, indent=1))
 
