@@ -8,14 +8,14 @@ set -uo pipefail
 BEFORE=$1; AFTER=$2; OUT=$3
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 G="--spymaster glove50 --guesser glove50"
-strip() {  # a summary JSON without its timings (and, with a second argument, played/resumed)
+strip() {  # a summary JSON without its timings and its results path (and, with a second argument, played/resumed)
   python - "$1" "${2:-}" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 def drop(x):
     if isinstance(x, dict):
         return {k: drop(v) for k, v in x.items()
-                if k not in ("seconds", "games_per_second") and not (sys.argv[2] and k in ("played", "resumed"))}
+                if k not in ("seconds", "games_per_second", "results_file") and not (sys.argv[2] and k in ("played", "resumed"))}
     if isinstance(x, list):
         return [drop(v) for v in x]
     return x
@@ -33,9 +33,20 @@ for TAG in before after; do
     | grep -v -i "second" > "$D/match.txt"
   run bench classic --games 30 --seed 1 --red glove50 --blue glove50 --jobs 2 --results "$D/classic.jsonl" \
     --out "$D/classic.json" --no-progress | grep -v -i "second" > "$D/classic.txt"
-  # duet, interrupted by SIGINT after 20 s, then resumed to the end
-  timeout -s INT 20 spymaster-ai bench duet --games 120 --seed 2 $G --jobs 2 --results "$D/duet.jsonl" --no-progress \
-    > /dev/null 2>>"$D/stderr.log"
+  # duet, interrupted by SIGINT (Ctrl-C) once 30 games are in its file, then resumed to the end
+  python - "$D/duet.jsonl" $G <<'EOF' 2>>"$D/stderr.log"
+import signal, subprocess, sys, time
+from pathlib import Path
+path = Path(sys.argv[1])
+cmd = ["spymaster-ai", "bench", "duet", "--games", "120", "--seed", "2", *sys.argv[2:], "--jobs", "2",
+       "--results", str(path), "--no-progress"]
+# a background job starts with SIGINT ignored: give the bench Python's KeyboardInterrupt back
+proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+while proc.poll() is None and (not path.exists() or len(path.read_bytes().splitlines()) < 30):
+    time.sleep(0.2)
+proc.send_signal(signal.SIGINT)
+print("exit", proc.wait(), file=sys.stderr)
+EOF
   echo "duet interrupted with $(wc -l < "$D/duet.jsonl") games in the file" >> "$D/notes.txt"
   run bench duet --games 120 --seed 2 $G --jobs 2 --results "$D/duet.jsonl" --out "$D/duet.json" --no-progress \
     | grep -v -i "second\|played\|resumed" > "$D/duet.txt"

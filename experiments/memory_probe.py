@@ -77,7 +77,10 @@ def run(results: Path, seconds: float, marks: list[float], log: Path, spec: str 
     lines_before = lines(results)
     size_before = results.stat().st_size if results.exists() else 0
     with log.open("w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        # started from a background job, SIGINT would be ignored (and so would the stop below):
+        # the bench gets Python's KeyboardInterrupt back, as with a terminal's Ctrl-C
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         start = time.monotonic()
         at: dict[str, dict] = {}
         peak_parent = 0
