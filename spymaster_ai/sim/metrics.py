@@ -79,7 +79,7 @@ class Tally:
     Why: a long run holds no finished game (about 18 KB each, its record). Counts and sums are
     kept as integers; the t intervals need the per-game turns and scores in order (numpy's sum
     of squared deviations rounds differently in another order, and the summary must stay the
-    same to the last digit), so those are kept as small numeric columns (about 20 bytes a game)
+    same to the last digit), so those are kept as small numeric columns (34 bytes a game)
     with each game's ``key`` (the runner: its index; ``summarise``: its position), and put in
     key order when a summary is asked for. Each game is added once; the caller deduplicates.
     """
