@@ -197,7 +197,7 @@ def _bench(
         run = run_games(
             game, specs, games=games, seed=seed, options=options, jobs=jobs, results_path=results,
             indices=indices, progress=_show_progress(progress), backend=backend, address=address, match=match,
-            factory=factory_for(isolate),
+            factory=factory_for(isolate), keep_results=only_game is not None,  # figures only: memory flat
         )
     summary = run.summary()
     report = {

@@ -7,7 +7,9 @@ stays inside [0, 1] and is sound at 0% and 100%, unlike the normal approximation
 
 from __future__ import annotations
 
+import json
 import math
+from array import array
 from collections import Counter
 from typing import Iterable, Optional, Sequence
 
@@ -16,7 +18,7 @@ import numpy as np
 from ..rules.moves import LossCause
 from .play import GameResult
 
-__all__ = ["LAST_GAMES", "LOSS_CAUSES", "STEPHENSON_LOSS", "match_summary", "mean_interval", "stephenson_score", "summarise", "wilson_interval"]
+__all__ = ["LAST_GAMES", "LOSS_CAUSES", "STEPHENSON_LOSS", "Tally", "match_summary", "mean_interval", "stephenson_score", "summarise", "wilson_interval"]
 
 # Every loss cause a result can carry: the engines' own, plus "error" (an agent forfeited).
 LOSS_CAUSES = tuple(c.value for c in LossCause) + ("error",)
@@ -53,7 +55,7 @@ def mean_interval(
     """Student t interval of the mean; None with fewer than two values. ``lowest``: the
     smallest value the quantity can take (turns, scores: 0), where the interval is cut, since
     a few games can give a t interval reaching below it."""
-    data = np.asarray(list(values), dtype=float)
+    data = np.asarray(values if isinstance(values, np.ndarray) else list(values), dtype=float)
     if data.size < 2:
         return None
     mean = float(data.mean())
@@ -71,6 +73,189 @@ def _mean(values: Sequence[float]) -> Optional[float]:
     return float(np.mean(values)) if len(values) else None
 
 
+class Tally:
+    """Running figures of a stream of games, fed in any order: ``summarise`` without the games.
+
+    Why: a long run holds no finished game (about 18 KB each, its record). Counts and sums are
+    kept as integers; the t intervals need the per-game turns and scores in order (numpy's sum
+    of squared deviations rounds differently in another order, and the summary must stay the
+    same to the last digit), so those are kept as small numeric columns (34 bytes a game)
+    with each game's ``key`` (the runner: its index; ``summarise``: its position), and put in
+    key order when a summary is asked for. Each game is added once; the caller deduplicates.
+    """
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins = 0
+        self._game: Optional[tuple[int, str]] = None  # (key, kind) of the first game
+        self._causes: Counter = Counter()
+        self._cause_first: dict = {}
+        self._sums = Counter()  # clues, announced, correct, invalid_clues, greens_left, sudden...
+        self._errors = 0
+        self._examples: list[tuple[int, dict]] = []  # the 3 distinct errors met first, by key
+        self._codes: dict[str, list] = {}  # json(code) -> [code, games, first key]
+        self._key = array("q")
+        self._turns = array("q")
+        self._won = array("b")
+        self._one_team = array("b")
+        self._score = array("d")  # NaN: no score
+        self._match_game = array("q")  # -1: not a game of a match
+
+    @classmethod
+    def of(cls, results: Iterable[GameResult]) -> "Tally":
+        """The tally of ``results`` in their order."""
+        tally = cls()
+        for position, r in enumerate(results):
+            tally.add(r, position)
+        return tally
+
+    def add(self, r: GameResult, key: int) -> None:
+        self.games += 1
+        self.wins += bool(r.won)
+        if self._game is None or key < self._game[0]:
+            self._game = (key, r.game)
+        if not r.won:
+            self._causes[r.loss_cause] += 1
+            if key < self._cause_first.get(r.loss_cause, key + 1):
+                self._cause_first[r.loss_cause] = key
+        sums = self._sums
+        sums["clues"] += r.clues
+        sums["announced"] += r.announced
+        sums["correct"] += r.correct
+        sums["invalid_clues"] += r.invalid_clues
+        # counted for every game; reported for the kind of the first game (as summarise always did)
+        if r.extra.get("winner"):
+            sums["decided"] += 1
+            sums["first"] += r.extra["winner"] == r.extra["starting"]
+        sums["greens_left"] += r.extra.get("greens_left", 0)
+        if r.extra.get("sudden_death"):
+            sums["sudden"] += 1
+            sums["sudden_won"] += bool(r.won)
+        if r.error:
+            self._errors += 1
+            self._note_error(r.error, key)
+        code = (r.provenance or {}).get("code")
+        entry = self._codes.setdefault(json.dumps(code, sort_keys=True), [code, 0, key])
+        entry[1] += 1
+        entry[2] = min(entry[2], key)
+        self._key.append(key)
+        self._turns.append(r.turns)
+        self._won.append(bool(r.won))
+        self._one_team.append(r.game in _ONE_TEAM)
+        self._score.append(math.nan if r.score is None else float(r.score))
+        self._match_game.append(int(r.extra.get("match_game", -1)))
+
+    def _note_error(self, error: dict, key: int) -> None:
+        for k, (first, e) in enumerate(self._examples):
+            if e == error:
+                self._examples[k] = (min(first, key), e)
+                break
+        else:
+            self._examples.append((key, error))
+        self._examples.sort(key=lambda pair: pair[0])
+        del self._examples[3:]  # a later error can only come before these by being met earlier
+
+    def _columns(self, order: Optional[np.ndarray] = None) -> dict[str, np.ndarray]:
+        key = np.frombuffer(self._key, dtype=np.int64) if self.games else np.zeros(0, np.int64)
+        if order is None:
+            order = np.argsort(key, kind="stable")
+        take = lambda a, t: (np.frombuffer(a, dtype=t) if self.games else np.zeros(0, t))[order]  # noqa: E731
+        return {"turns": take(self._turns, np.int64), "won": take(self._won, np.int8).astype(bool),
+                "one_team": take(self._one_team, np.int8).astype(bool), "score": take(self._score, np.float64),
+                "match_game": take(self._match_game, np.int64), "key": key[order]}
+
+    def played_by(self) -> list[dict]:
+        """Each distinct code that played the games, with its number of games, first met first."""
+        return [{"code": code, "games": n} for code, n, _ in sorted(self._codes.values(), key=lambda e: e[2])]
+
+    def summary(self, *, seconds: Optional[float] = None, played: Optional[int] = None) -> dict:
+        """The figures of :func:`summarise` (see there)."""
+        n, wins = self.games, self.wins
+        col = self._columns()
+        turns = col["turns"].astype(float)
+        won = col["won"]
+        won_turns = turns[won]
+        stephenson = np.where(won, turns, float(STEPHENSON_LOSS))[col["one_team"]]
+        score = col["score"]
+        scores = score[won & ~np.isnan(score)]
+        loss_causes = {c: int(self._causes.get(c, 0)) for c in LOSS_CAUSES}
+        others = sorted((c for c in self._causes if c not in loss_causes), key=lambda c: self._cause_first[c])
+        loss_causes.update({str(c): int(self._causes[c]) for c in others})
+        sums = self._sums
+        clues = sums["clues"]
+        ci = wilson_interval(wins, n)
+        game = self._game[1] if self._game else None
+        summary = {
+            "game": game,
+            "games": n,
+            "wins": wins,
+            "losses": n - wins,
+            "win_rate": wins / n if n else None,
+            "ci95": [ci[0], ci[1]],
+            "loss_causes": loss_causes,
+            "mean_turns": _mean(turns),
+            "turns_ci95": _as_list(mean_interval(turns, lowest=0.0)),
+            "turns_per_win": _mean(won_turns),
+            "turns_per_win_ci95": _as_list(mean_interval(won_turns, lowest=0.0)),
+            "stephenson_score": _mean(stephenson),
+            "stephenson_score_ci95": _as_list(mean_interval(stephenson, lowest=0.0)),
+            "mean_score": _mean(scores),
+            "score_ci95": _as_list(mean_interval(scores, lowest=0.0)),
+            "mean_clues": clues / n if n else None,
+            "mean_clue_count": sums["announced"] / clues if clues else None,
+            "words_per_clue": sums["correct"] / clues if clues else None,
+            "invalid_clues": sums["invalid_clues"],
+            "errors": self._errors,
+            "error_examples": [e for _, e in self._examples],
+            "seconds": seconds,
+            "games_per_second": (played if played is not None else n) / seconds if seconds else None,
+        }
+        if game in ("classic", "pictures"):
+            decided = sums["decided"]
+            summary["starting_team_win_rate"] = sums["first"] / decided if decided else None
+        if game == "duet":
+            sudden = sums["sudden"]
+            summary["sudden_death_rate"] = sudden / n if n else None
+            # of the games that reached it, the share won there: what the guessers' last picks are worth
+            summary["sudden_death_win_rate"] = sums["sudden_won"] / sudden if sudden else None
+            summary["mean_greens_left"] = sums["greens_left"] / n if n else None
+        return summary
+
+    def match_summary(self, length: int) -> dict:
+        """The figures of :func:`match_summary` (see there)."""
+        col = self._columns()
+        order = np.lexsort((col["key"], col["match_game"]))  # by game of the match, then by key
+        j_of, turns_all, won_all = col["match_game"][order], col["turns"][order].astype(float), col["won"][order]
+        one_team = col["one_team"][order]
+        curve = []
+        for j in range(length):
+            mask = j_of == j
+            games, wins = int(mask.sum()), int(won_all[mask].sum())
+            turns = turns_all[mask]
+            curve.append({
+                "game": j, "games": games, "wins": wins, "win_rate": wins / games if games else None,
+                "ci95": list(wilson_interval(wins, games)), "mean_turns": _mean(turns),
+                "turns_ci95": _as_list(mean_interval(turns, lowest=0.0)),
+            })
+        last = j_of >= max(0, length - LAST_GAMES)
+        won, turns = won_all[last], turns_all[last]
+        wins, n_last = int(won.sum()), int(last.sum())
+        won_turns = turns[won]
+        stephenson = np.where(won, turns, float(STEPHENSON_LOSS))[one_team[last]]
+        return {
+            "match": length,
+            "matches": int((j_of == 0).sum()),
+            "curve": curve,
+            "last10_games": n_last,
+            "last10_win_rate": wins / n_last if n_last else None,
+            "last10_ci95": list(wilson_interval(wins, n_last)),
+            "last10_turns_per_win": _mean(won_turns),
+            "last10_turns_per_win_ci95": _as_list(mean_interval(won_turns, lowest=0.0)),
+            "last10_score": _mean(stephenson),
+            "last10_score_ci95": _as_list(mean_interval(stephenson, lowest=0.0)),
+        }
+
+
 def summarise(
     results: Sequence[GameResult], *, seconds: Optional[float] = None, played: Optional[int] = None
 ) -> dict:
@@ -79,60 +264,9 @@ def summarise(
     ``seconds`` is the wall time of the run and ``played`` how many games it actually played
     (a resumed run plays fewer than it reports); together they give games per second.
     ``mean_score`` averages the score of won games (Duet and solo score only a win).
+    A stream of games that is never held whole: :class:`Tally`.
     """
-    n = len(results)
-    wins = sum(1 for r in results if r.won)
-    causes = Counter(r.loss_cause for r in results if not r.won)
-    loss_causes = {c: int(causes.get(c, 0)) for c in LOSS_CAUSES}
-    loss_causes.update({str(c): int(k) for c, k in causes.items() if c not in loss_causes})
-    turns = [r.turns for r in results]
-    won_turns = [r.turns for r in results if r.won]
-    stephenson = [s for s in map(stephenson_score, results) if s is not None]
-    scores = [r.score for r in results if r.won and r.score is not None]
-    clues = sum(r.clues for r in results)
-    errors = [r.error for r in results if r.error]
-    examples: list[dict] = []
-    for e in errors:
-        if e not in examples and len(examples) < 3:
-            examples.append(e)
-    ci = wilson_interval(wins, n)
-    summary = {
-        "game": results[0].game if results else None,
-        "games": n,
-        "wins": wins,
-        "losses": n - wins,
-        "win_rate": wins / n if n else None,
-        "ci95": [ci[0], ci[1]],
-        "loss_causes": loss_causes,
-        "mean_turns": _mean(turns),
-        "turns_ci95": _as_list(mean_interval(turns, lowest=0.0)),
-        "turns_per_win": _mean(won_turns),
-        "turns_per_win_ci95": _as_list(mean_interval(won_turns, lowest=0.0)),
-        "stephenson_score": _mean(stephenson),
-        "stephenson_score_ci95": _as_list(mean_interval(stephenson, lowest=0.0)),
-        "mean_score": _mean(scores),
-        "score_ci95": _as_list(mean_interval(scores, lowest=0.0)),
-        "mean_clues": clues / n if n else None,
-        "mean_clue_count": sum(r.announced for r in results) / clues if clues else None,
-        "words_per_clue": sum(r.correct for r in results) / clues if clues else None,
-        "invalid_clues": sum(r.invalid_clues for r in results),
-        "errors": len(errors),
-        "error_examples": examples,
-        "seconds": seconds,
-        "games_per_second": (played if played is not None else n) / seconds if seconds else None,
-    }
-    kind = summary["game"]
-    if kind in ("classic", "pictures"):
-        decided = [r for r in results if r.extra.get("winner")]
-        first = sum(1 for r in decided if r.extra["winner"] == r.extra["starting"])
-        summary["starting_team_win_rate"] = first / len(decided) if decided else None
-    if kind == "duet":
-        sudden = [r for r in results if r.extra.get("sudden_death")]
-        summary["sudden_death_rate"] = len(sudden) / n if n else None
-        # of the games that reached it, the share won there: what the guessers' last picks are worth
-        summary["sudden_death_win_rate"] = sum(1 for r in sudden if r.won) / len(sudden) if sudden else None
-        summary["mean_greens_left"] = _mean([r.extra.get("greens_left", 0) for r in results])
-    return summary
+    return Tally.of(results).summary(seconds=seconds, played=played)
 
 
 def match_summary(results: Sequence[GameResult], length: int) -> dict:
@@ -143,34 +277,7 @@ def match_summary(results: Sequence[GameResult], length: int) -> dict:
     games of every match pooled (all of them in a shorter match): win rate, turns per win,
     and Stephenson's score (single-team games; None otherwise).
     """
-    by_game: list[list[GameResult]] = [[] for _ in range(length)]
-    for r in results:
-        by_game[r.extra["match_game"]].append(r)
-    curve = []
-    for j, games in enumerate(by_game):
-        wins = sum(1 for r in games if r.won)
-        turns = [r.turns for r in games]
-        curve.append({
-            "game": j, "games": len(games), "wins": wins, "win_rate": wins / len(games) if games else None,
-            "ci95": list(wilson_interval(wins, len(games))), "mean_turns": _mean(turns),
-            "turns_ci95": _as_list(mean_interval(turns, lowest=0.0)),
-        })
-    last = [r for games in by_game[-LAST_GAMES:] for r in games]
-    wins = sum(1 for r in last if r.won)
-    won_turns = [r.turns for r in last if r.won]
-    stephenson = [s for s in map(stephenson_score, last) if s is not None]
-    return {
-        "match": length,
-        "matches": len(by_game[0]),
-        "curve": curve,
-        "last10_games": len(last),
-        "last10_win_rate": wins / len(last) if last else None,
-        "last10_ci95": list(wilson_interval(wins, len(last))),
-        "last10_turns_per_win": _mean(won_turns),
-        "last10_turns_per_win_ci95": _as_list(mean_interval(won_turns, lowest=0.0)),
-        "last10_score": _mean(stephenson),
-        "last10_score_ci95": _as_list(mean_interval(stephenson, lowest=0.0)),
-    }
+    return Tally.of(results).match_summary(length)
 
 
 def _as_list(pair: Optional[tuple[float, float]]) -> Optional[list[float]]:

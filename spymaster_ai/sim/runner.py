@@ -19,6 +19,9 @@
   and ``bench replay`` refuse a line whose checksum is missing or wrong, so a line damaged on
   disk or edited by hand never reaches the figures. It guards against accidents and hand
   edits only: the hash has no key, so whoever recomputes it can still forge a line.
+- A run holds memory flat: finished games are tallied (``metrics.Tally``) and written, not
+  kept (unless ``keep_results``); resume reads the file line by line, and the file is sorted
+  by seeking to each line (the run keeps a few dozen bytes a game: index, offset, figures).
 - A run holds its results file for its whole length (``results_lock``): a second run given
   the same file is refused at once, instead of both rewriting it and one run's games vanishing.
 - A run of matches (``match=K``): K consecutive games with the same agents, which may carry
@@ -37,14 +40,17 @@ import sys
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from array import array
 from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Container, ContextManager, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
+import numpy as np
+
 from ..files import atomic_writer, check_readable, hold_file, write_target
 from ..provenance import changed_sources, code_version, differences, environment, source_hashes
 from .backends import Backend, BackendError, ChunkJob, WorkerLostError, make_backend
-from .metrics import match_summary, summarise
+from .metrics import Tally
 from .play import ROLES, GameResult, PlayOptions, play_game, play_match
 from .seeds import game_seed, match_game_seed
 
@@ -130,34 +136,36 @@ def played_by(results: Iterable[GameResult]) -> list[dict]:
     """The code that played ``results``: each distinct :func:`code_version` with its number of
     games, ``code`` None for lines written before it was kept. More than one entry: a run
     resumed under other code (allowed while each agent's resolved parameters are the same)."""
-    counts: dict[str, list] = {}
-    for r in results:
-        code = (r.provenance or {}).get("code")
-        key = json.dumps(code, sort_keys=True)
-        counts.setdefault(key, [code, 0])[1] += 1
-    return [{"code": code, "games": n} for code, n in counts.values()]
+    return Tally.of(results).played_by()
 
 
 @dataclass
 class RunResult:
-    results: list[GameResult]  # the requested games, by index
+    results: Optional[list[GameResult]]  # the requested games, by index; None unless kept (keep_results)
     seconds: float  # wall time of this call
     played: int  # games played by this call (the rest came from the results file)
     match: Optional[int] = None  # games per match, in a run of matches
     # What made it: code, each role's resolved parameters, user files' sha256, environment,
     # and the code of every game's line (played_by); see :meth:`summary`.
     provenance: Optional[dict] = None
+    # The requested games' running figures (the summary without the games); made from
+    # ``results`` when not given.
+    tally: Optional[Tally] = None
+
+    def __post_init__(self) -> None:
+        if self.tally is None:
+            self.tally = Tally.of(self.results or [])
 
     @property
     def resumed(self) -> int:
-        return len(self.results) - self.played
+        return self.tally.games - self.played
 
     def summary(self) -> dict:
-        out = summarise(self.results, seconds=self.seconds, played=self.played)
+        out = self.tally.summary(seconds=self.seconds, played=self.played)
         if self.match is not None:
-            out.update(match_summary(self.results, self.match))
+            out.update(self.tally.match_summary(self.match))
         if self.provenance is not None:
-            out["provenance"] = {**self.provenance, "played_by": played_by(self.results)}
+            out["provenance"] = {**self.provenance, "played_by": self.tally.played_by()}
         return out
 
 
@@ -343,17 +351,33 @@ def _changed_parameters(theirs: Mapping[str, dict], ours: Mapping[str, dict]) ->
 _LINE_START = '{"agents":'
 
 
-def read_result_lines(path: Path) -> list[tuple[int, str]]:
-    """(line number, text) of each non-blank line of a results file, or a clear
-    :class:`ResultsFileError` for a folder or a file that is not text."""
+def read_result_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each non-blank line of a results file, read one line at a time
+    (a file of a million games is never held whole), or a clear :class:`ResultsFileError` for a
+    folder or a file that is not text."""
+    return ((number, line) for number, _, line in _numbered_lines(path))
+
+
+def _numbered_lines(path: Path) -> Iterator[tuple[int, int, str]]:
+    """(line number, byte offset, text) of each non-blank line, streamed; a folder, a device
+    or a pipe is refused at once, before any line is asked for."""
     if path.is_dir():
         raise ResultsFileError(f"{path} is a folder, not a results file")
     check_readable(path, ResultsFileError)  # a device or a pipe: never read (endless, or blocking)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ResultsFileError(f"{path} is not UTF-8 text; not a results file?") from exc
-    return [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+
+    def lines() -> Iterator[tuple[int, int, str]]:
+        offset = 0
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                try:
+                    line = raw.decode("utf-8").rstrip("\n").rstrip("\r")
+                except UnicodeDecodeError as exc:
+                    raise ResultsFileError(f"{path} is not UTF-8 text; not a results file?") from exc
+                if line.strip():
+                    yield number, offset, line
+                offset += len(raw)
+
+    return lines()
 
 
 def _torn(line: str) -> bool:
@@ -363,34 +387,81 @@ def _torn(line: str) -> bool:
     return line.startswith(_LINE_START) or _LINE_START.startswith(line)
 
 
+class _IndexSet:
+    """Game indices as a bitmap, one bit per index up to the largest met (a million games:
+    125 KB), where a set of ints costs about 60 bytes each."""
+
+    def __init__(self) -> None:
+        self._bits = bytearray()
+
+    def add(self, i: int) -> None:
+        byte = i >> 3
+        if byte >= len(self._bits):
+            self._bits.extend(bytes(max(byte + 1 - len(self._bits), len(self._bits))))
+        self._bits[byte] |= 1 << (i & 7)
+
+    def __contains__(self, i: int) -> bool:
+        byte = i >> 3
+        return byte < len(self._bits) and bool(self._bits[byte] >> (i & 7) & 1)
+
+
+class _Lines:
+    """Where each game's line lies in a results file: index, byte offset and length, in the
+    order met (16 bytes a game), so the file can be rewritten sorted without holding it."""
+
+    def __init__(self) -> None:
+        self.index, self.offset, self.length = array("q"), array("q"), array("q")
+        self.saved = _IndexSet()
+
+    def add(self, index: int, offset: int, length: int) -> None:
+        self.index.append(index)
+        self.offset.append(offset)
+        self.length.append(length)
+        self.saved.add(index)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+
 def _read_results(
     path: Path, game: str, specs: Mapping[str, str], options: dict, seed: int, match: Optional[int] = None,
     sources: Optional[Mapping[str, str]] = None, parameters: Optional[Mapping[str, dict]] = None,
-) -> dict[int, GameResult]:
-    """The valid results already in ``path`` by index; a torn last line (interrupted write) is
-    dropped, and so is every game of a match not saved whole (it is played again from its start)."""
-    done: dict[int, GameResult] = {}
+) -> _Lines:
+    """Where the valid results already in ``path`` lie (the first line of each index), read
+    line by line; a torn last line (interrupted write) is dropped, and so is every game of a
+    match not saved whole (it is played again from its start)."""
+    found = _Lines()
     if not path.exists():
-        return done
-    lines = read_result_lines(path)
+        return found
     here = environment()
-    for k, (number, line) in enumerate(lines):
+    pending: Optional[tuple[int, str, Exception]] = None  # a line that is not JSON: torn if it is the last
+    for number, offset, line in _numbered_lines(path):
+        if pending is not None:
+            raise ResultsFileError(
+                f"{path} line {pending[0]} is not a game result ({pending[2]}); not a results file?") from pending[2]
         try:
             data = json.loads(line)
             result = GameResult.from_json(data)
         except (ValueError, TypeError, AttributeError) as exc:  # JSONDecodeError is a ValueError
-            if isinstance(exc, json.JSONDecodeError) and k == len(lines) - 1 and _torn(line):
-                continue  # the last line cut short by an interruption: that game is played again
+            if isinstance(exc, json.JSONDecodeError) and _torn(line):
+                pending = (number, line, exc)  # the last line cut short by an interruption: played again
+                continue
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
         check_result_line(data, path, number)
         _check_belongs(result, game, specs, options, seed, path, here, match, sources, parameters)
-        done.setdefault(result.index, result)
-    if match is not None:
-        saved: dict[int, int] = {}
-        for index in done:
-            saved[index // match] = saved.get(index // match, 0) + 1
-        done = {i: r for i, r in done.items() if saved[i // match] == match}
-    return done
+        if result.index not in found.saved:
+            found.add(result.index, offset, len(line.encode("utf-8")))
+    if match is not None and len(found):
+        index = np.frombuffer(found.index, dtype=np.int64)
+        matches, counts = np.unique(index // match, return_counts=True)
+        incomplete = matches[counts != match]
+        if incomplete.size:
+            keep = ~np.isin(index // match, incomplete)
+            whole = _Lines()
+            for k in np.flatnonzero(keep):
+                whole.add(int(found.index[k]), int(found.offset[k]), int(found.length[k]))
+            found = whole
+    return found
 
 
 def results_lock(path: Path) -> ContextManager[None]:
@@ -401,11 +472,31 @@ def results_lock(path: Path) -> ContextManager[None]:
         f"{path} is in use by another run{who}: wait for it to end, or give this run another results file"))
 
 
-def _write_sorted(path: Path, results: Mapping[int, GameResult]) -> None:
-    """Rewrite the file sorted by index, atomically (a crash leaves the old or the new file)."""
-    with atomic_writer(path) as handle:
-        for index in sorted(results):
-            handle.write(dump_result_line(results[index]) + "\n")
+def _write_sorted(path: Path, lines: _Lines, on_result: Optional[Callable[[GameResult], None]] = None) -> _Lines:
+    """Rewrite the file sorted by index, atomically (a crash leaves the old or the new file),
+    reading each line where ``lines`` says it lies; returns where they lie in the new file.
+
+    ``on_result``: each line is parsed and written anew in canonical form (``dump_result_line``,
+    as a resume always did), and handed over (to the tally); without it, the lines (all
+    canonical: written by this run) are copied as they are.
+    """
+    index = np.frombuffer(lines.index, dtype=np.int64) if len(lines) else np.zeros(0, np.int64)
+    out = _Lines()
+    position = 0
+    with ExitStack() as stack:
+        source = stack.enter_context(path.open("rb")) if len(lines) else None
+        handle = stack.enter_context(atomic_writer(path, "wb"))
+        for k in np.argsort(index, kind="stable"):
+            source.seek(lines.offset[k])
+            raw = source.read(lines.length[k])
+            if on_result is not None:
+                result = GameResult.from_json(json.loads(raw))
+                on_result(result)
+                raw = dump_result_line(result).encode("utf-8")
+            handle.write(raw + b"\n")
+            out.add(int(index[k]), position, len(raw))
+            position += len(raw) + 1
+    return out
 
 
 # ----------------------------------------------------------------------------- driver
@@ -456,6 +547,7 @@ def run_games(
     backend: Union[str, Backend] = "local",
     address: Optional[str] = None,
     match: Optional[int] = None,
+    keep_results: bool = True,
 ) -> RunResult:
     """Play games ``0..games-1`` (or only ``indices``) of the run (game, specs, options, seed).
 
@@ -466,7 +558,9 @@ def run_games(
     ``"ray"`` (``address``: a running cluster, or None for a local Ray instance), or a
     ``Backend`` instance kept open by the caller across runs; ``results_path``: a JSON-lines
     file to save into and resume from; ``progress``: True for a rich bar on stderr, or a
-    callback given the number of newly finished games.
+    callback given the number of newly finished games; ``keep_results``: False holds no
+    finished game (``RunResult.results`` is None; the summary comes from running tallies), so
+    a run of any length holds memory flat (the command line's benches, tournaments, sweeps).
     """
     if game not in ROLES:
         raise ValueError(f"unknown game {game!r} (known: {', '.join(ROLES)})")
@@ -518,22 +612,34 @@ def run_games(
         # Every line records the code and each role's resolved parameters; a resume whose
         # parameters differ (a default changed) is refused, one under another commit is not.
         line_provenance = {"code": code_version(), "parameters": parameters}
-        done: dict[int, GameResult] = (
-            _read_results(path, game, specs, opts, seed, match, sources, parameters) if path else {}
-        )
-        created = path is not None and not path.exists()
-        if path is not None:
-            _write_sorted(path, done)  # drops a torn last line before appending
-        resumed = frozenset(i for i in done if i in selected)
-        remaining = len(wanted) - len(resumed)
-        todo = (i for i in wanted if i not in resumed)  # streamed into chunks as the backend asks
-        if match is not None:  # the unit of work is the match: its index, once per match
-            todo = (i // match for i in wanted if i not in resumed and i % match == 0)
+        tally = Tally()  # the requested games' figures
+        kept: dict[int, GameResult] = {}  # the requested games themselves, with keep_results
 
-        handle = path.open("a", encoding="utf-8") if path is not None else None
+        def count(result: GameResult) -> None:
+            if result.index in selected:
+                tally.add(result, result.index)
+                if keep_results:
+                    kept[result.index] = result
+
+        created = path is not None and not path.exists()
+        saved = _Lines()  # where each game in the file lies
+        if path is not None:
+            found = _read_results(path, game, specs, opts, seed, match, sources, parameters)
+            saved = _write_sorted(path, found, count)  # drops a torn last line before appending
+            del found
+        resumed = tally.games
+        remaining = len(wanted) - resumed
+        todo = (i for i in wanted if i not in saved.saved)  # streamed into chunks as the backend asks
+        if match is not None:  # the unit of work is the match: its index, once per match
+            todo = (i // match for i in wanted if i not in saved.saved and i % match == 0)
+
+        handle = path.open("ab") if path is not None else None
+        played = _IndexSet()  # without a file: the games back so far
+        have = saved.saved if path is not None else played
         try:
 
             here = environment()
+            position = [path.stat().st_size if path is not None else 0]
 
             def keep(batch: list[dict]) -> int:
                 fresh = 0
@@ -548,12 +654,17 @@ def run_games(
                             f"game {result.index} came back from a worker with other library versions ({', '.join(other)}); "
                             "one run's figures must come from one environment: install the same versions on every worker"
                         )
-                    if result.index in done:  # a retried chunk's game already kept: never twice
+                    if result.index in have:  # a retried chunk's game already kept: never twice
                         continue
-                    done[result.index] = result
+                    count(result)
                     fresh += 1
                     if handle is not None:
-                        handle.write(dump_result_line(data) + "\n")
+                        raw = dump_result_line(data).encode("utf-8")
+                        handle.write(raw + b"\n")
+                        saved.add(result.index, position[0], len(raw))
+                        position[0] += len(raw) + 1
+                    else:
+                        played.add(result.index)
                 if handle is not None:
                     handle.flush()
                 return fresh
@@ -567,25 +678,24 @@ def run_games(
                         for batch in runner.play(job, _chunks(todo, size)):
                             advance(keep(batch))
                     except WorkerLostError as exc:  # one line, with what is kept and how to go on
-                        kept = len(done)
                         if handle is not None:
-                            then = f"the {kept} game(s) finished are kept in {path}: the same command resumes from there"
+                            then = f"the {len(saved)} game(s) finished are kept in {path}: the same command resumes from there"
                         else:
                             then = "the games finished are lost: run with a results file (--results) to keep each game as it ends"
                         raise WorkerLostError(f"{exc}; {then}") from None
         finally:
             if handle is not None:
                 handle.close()
-            if created and not done:  # a run that failed before its first game leaves no empty file
+            if created and not len(saved):  # a run that failed before its first game leaves no empty file
                 path.unlink(missing_ok=True)
-        lost = len(wanted) - sum(1 for i in done if i in selected)
+        lost = len(wanted) - tally.games
         if lost:  # a backend that lost chunks: never report a partial run as whole
-            first = next(i for i in wanted if i not in done)
+            first = next(i for i in wanted if i not in have)
             raise RuntimeError(f"{lost} game(s) came back from no worker, e.g. game {first}")
         if path is not None:
-            _write_sorted(path, done)
+            _write_sorted(path, saved)
     seconds = time.perf_counter() - start
     provenance = {"code": line_provenance["code"], "parameters": parameters, "sources": sources,
                   "environment": environment()}
-    return RunResult(results=[done[i] for i in wanted], seconds=seconds, played=remaining, match=match,
-                     provenance=provenance)
+    return RunResult(results=[kept[i] for i in wanted] if keep_results else None, seconds=seconds, played=remaining,
+                     match=match, provenance=provenance, tally=tally)

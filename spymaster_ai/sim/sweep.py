@@ -257,6 +257,7 @@ def run_sweep(
                 run = run_games(
                     game, specs, games=games, seed=seed, options=options, jobs=jobs, progress=bar, factory=factory,
                     results_path=_point_file(folder, point.values) if folder else None, backend=runner,
+                    keep_results=False,  # a point's figures only: memory flat
                 )
                 summary = run.summary()
                 point.figures = {k: v for k, v in summary.items() if k not in _RUN_FIELDS}

@@ -148,7 +148,7 @@ def run_tournament(
                     run = run_games(
                         game, specs, games=games, seed=seed, options=options, jobs=jobs,
                         results_path=_cell_file(folder, s, g) if folder else None, progress=bar, factory=factory,
-                        backend=runner, match=match,
+                        backend=runner, match=match, keep_results=False,  # a cell's figures only: memory flat
                     )
                     summary = run.summary()
                     sources.update((run.provenance or {}).get("sources") or {})
