@@ -63,8 +63,7 @@ class HumanBoard:
         self.stds = [s.std(axis=1).astype(np.float32) for s in self.cards_major]
         self.silent = [silent_cards(s) for s in self.sims]
         if lang == "en":
-            self.spelled = spelled_matrix(vocab, self.words)
-            self.phrase = phrase_matrix(vocab, self.words)
+            self.spelled, self.phrase = _card_links(vocab, self.words)
         else:
             self.spelled = np.zeros((len(vocab), len(self.words)), dtype=bool)
             self.phrase = np.zeros((len(vocab), len(self.words)), dtype=np.float32)
@@ -116,6 +115,47 @@ class _Rows:
 
     def __len__(self) -> int:
         return self.n
+
+
+# Each card's spelling and phrase links to a clue vocabulary, kept across boards: a deck of
+# 400 cards comes back board after board, and a link of a clue to a card is the pair's alone.
+_CARD_LINKS: "OrderedDict[tuple[int, str], tuple[np.ndarray, np.ndarray]]" = OrderedDict()
+_CARD_LINKS_SIZE = 1000
+_CARD_LINKS_LOCK = threading.Lock()
+_VOCABS: dict[int, tuple[str, ...]] = {}  # the vocabularies behind the keys (kept alive: ids not reused)
+
+
+def _card_links(vocab: tuple[str, ...], cards: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(vocabulary, cards) :func:`.features.spelled_matrix` and :func:`.features.phrase_matrix`,
+    computed for the cards not seen with this vocabulary before."""
+    with _CARD_LINKS_LOCK:
+        tag = next((t for t, v in _VOCABS.items() if v is vocab or v == vocab), None)
+        if tag is None:
+            if len(_VOCABS) >= 4:  # another vocabulary: start over
+                _VOCABS.clear()
+                _CARD_LINKS.clear()
+            tag = len(_VOCABS)
+            while tag in _VOCABS:
+                tag += 1
+            _VOCABS[tag] = vocab
+        missing = [c for c in dict.fromkeys(cards) if (tag, c) not in _CARD_LINKS]
+    if missing:
+        spelled, phrase = spelled_matrix(vocab, missing), phrase_matrix(vocab, missing)
+        with _CARD_LINKS_LOCK:
+            for j, c in enumerate(missing):
+                _CARD_LINKS[(tag, c)] = (spelled[:, j].copy(), phrase[:, j].copy())
+    with _CARD_LINKS_LOCK:
+        columns = []
+        for c in cards:
+            hit = _CARD_LINKS.get((tag, c))
+            if hit is None:  # pushed out meanwhile by another board's cards
+                hit = (spelled_matrix(vocab, [c])[:, 0], phrase_matrix(vocab, [c])[:, 0])
+            else:
+                _CARD_LINKS.move_to_end((tag, c))
+            columns.append(hit)
+        while len(_CARD_LINKS) > _CARD_LINKS_SIZE:
+            _CARD_LINKS.popitem(last=False)
+    return np.stack([c[0] for c in columns], axis=1), np.stack([c[1] for c in columns], axis=1)
 
 
 _BOARDS: "OrderedDict[tuple, tuple[BoardMatrices, HumanBoard]]" = OrderedDict()

@@ -212,6 +212,7 @@ class HumanReader:
         self._kept: "OrderedDict[tuple, tuple]" = OrderedDict()
         self._kept_features: "OrderedDict[tuple, np.ndarray]" = OrderedDict()
         self._kept_stats: "OrderedDict[tuple[str, ...], tuple]" = OrderedDict()
+        self._read: dict[str, bool] = {}
 
     @property
     def models(self) -> list[Any]:
@@ -231,8 +232,15 @@ class HumanReader:
             return self._reference
 
     def reads(self, clue: str) -> bool:
-        """Whether every reader model can read ``clue`` (an invented word is read by none)."""
-        return all(reads(m, clue) for m in self.models)
+        """Whether every reader model can read ``clue`` (an invented word is read by none);
+        kept per word (a guesser asks about every clue of the game at every guess)."""
+        hit = self._read.get(clue)
+        if hit is None:
+            hit = all(reads(m, clue) for m in self.models)
+            if len(self._read) > 10_000:
+                self._read.clear()
+            self._read[clue] = hit
+        return hit
 
     def card_stats(self, cards: Sequence[str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """Per model, each card's similarity mean and spread over the reference vocabulary

@@ -332,6 +332,34 @@ class HumanSpymaster(EmbeddingSpymaster):
         visible, guessable, own = self._masks(view, targets, board.column, len(board.words))
         return self._rank(view, top, hb, targets, visible, guessable, own, self._allowed(view, hb, visible), None)
 
+    def _first_picks(self, hb: HumanBoard, rows: np.ndarray, logits: np.ndarray, guessable: np.ndarray,
+                     own: np.ndarray) -> Optional[np.ndarray]:
+        """Which of the read ``rows`` (positions) can pass the tests of :meth:`_rank`; None: none.
+
+        A followable clue's first pick (the likeliest guessable card, the first in board order
+        among equals) is mine, not aimed at too often, calls the clue to mind at the lowest
+        evoke bar, and leads the likeliest wrong card by at least the smallest margin a clue
+        may have (a later target, no likelier than the first, leads by no more)."""
+        g_idx = np.flatnonzero(guessable)
+        if not g_idx.size:
+            return None
+        lg = logits[:, g_idx]
+        pick = np.argmax(lg, axis=1)
+        first = g_idx[pick]
+        best_bad = np.where(~own[g_idx][None, :], lg, -np.inf).max(axis=1)
+        margins = [self.follow_margin] + [m for m in (self.finish_margin, self.linked_margin) if m is not None]
+        bar = min(v for v in (self.min_evoke, self.finish_evoke, self.linked_evoke) if v is not None)
+        words = hb.words
+        tired = np.array([self._aims.get(w, 0) >= self.max_aims for w in words], dtype=bool)
+        keep = own[first] & ~tired[first] & (lg[np.arange(len(lg)), pick] - best_bad >= min(margins)) \
+            & (hb.median_evoke[rows, first] >= bar)
+        at = np.flatnonzero(keep)
+        if not at.size:
+            return None
+        if at.size < MIN_ROWS:  # a few more (scored minus infinity too) keep the layout of many rows
+            at = np.union1d(at, np.flatnonzero(~keep)[: MIN_ROWS - at.size])
+        return at
+
     def _plain_scores(self, out, weight: float, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Nothing a person can follow: the safest single card, said plainly (every word)."""
         assert self._prior is not None
@@ -364,11 +392,16 @@ class HumanSpymaster(EmbeddingSpymaster):
         own_cols = np.array(sorted(col[w] for w in targets), dtype=np.intp)
         vocab = self.vocabulary
         n_models = len(self.partners) + 1
+
+        x, logits = hb.reading(guessable, rows, self.reader.params_for(board.words))  # (rows, cards, ...)
+        if rows is not None:  # a second look, now that they are read: keep the rows whose first pick can pass
+            keep = self._first_picks(hb, rows, logits, guessable, own)
+            if keep is None:
+                return None
+            rows, x, logits = rows[keep], x[keep], logits[keep]
         ids = np.arange(len(vocab)) if rows is None else rows
         sel = (lambda a: a) if rows is None else (lambda a: a[rows])  # noqa: E731
         n_rows = len(ids)
-
-        x, logits = hb.reading(guessable, rows, self.reader.params_for(board.words))  # (rows, cards, ...)
         cap = max(1, min(self.max_count, len(own_cols), view.clue_number_cap or self.max_count))
         cost = self._card_costs(view, board, targets)
         value = np.zeros(len(board.words), dtype=np.float32)
