@@ -212,3 +212,25 @@ def test_the_reader_keeps_its_answers_and_they_are_its_answers():
     personal = PersonalReader(reader, ReaderAdaptation(reader.params))
     assert np.array_equal(personal.features(cards, ["sea"], visible), x)
     assert reader.reads("sea") and not reader.reads("qwxzzy") and reader._read["sea"] is True
+
+
+@pytest.mark.models
+def test_on_a_german_board_no_clue_is_spelled_like_a_visible_card():
+    """The features read spelling in English only, but the spymaster gives no clue spelled like a
+    visible card on any board (SCHAF beside SCHWAN): the board keeps the spelling in every language."""
+    import random
+
+    from spymaster_ai.agents.registry import make_spymaster
+    from spymaster_ai.rules.cards import deal_words
+    from spymaster_ai.rules.wordlists import load_words
+    from spymaster_ai.views import SpymasterView
+
+    board = deal_words(list(load_words("de")), 25, random.Random(42))
+    view = SpymasterView(game="duet", me="A", words=tuple(board), visible=tuple(board), own=tuple(board[:9]),
+                         opponent=(), bystanders=tuple(board[12:]), assassins=tuple(board[9:12]))
+    spy = make_spymaster("human:lang=de")
+    spy.reset(0)
+    options = spy.rank_clues(view, top=30)
+    spelled = spelled_matrix([o.word for o in options], list(board))
+    assert options and not spelled.any(), [o.word for o, s in zip(options, spelled) if s.any()]
+    assert options == spy.rank_clues_everywhere(view, top=30)

@@ -62,11 +62,9 @@ class HumanBoard:
         self.means = [s.mean(axis=1).astype(np.float32) for s in self.cards_major]
         self.stds = [s.std(axis=1).astype(np.float32) for s in self.cards_major]
         self.silent = [silent_cards(s) for s in self.sims]
-        if lang == "en":
-            self.spelled, self.phrase = _card_links(vocab, self.words)
-        else:
-            self.spelled = np.zeros((len(vocab), len(self.words)), dtype=bool)
-            self.phrase = np.zeros((len(vocab), len(self.words)), dtype=np.float32)
+        # spelling: the features read it in English only, but no clue spelled like a visible card
+        # is given in any language (ZIELT beside ZIEGE); English phrases link English words only
+        self.spelled, self.phrase = _card_links(vocab, self.words, phrases=lang == "en")
         # each model's evoke, zeroed where the model is silent, as the features hold it
         self.evoke = []
         for k, s in enumerate(self.sims):
@@ -122,14 +120,18 @@ class _Rows:
 _CARD_LINKS: "OrderedDict[tuple[int, str], tuple[np.ndarray, np.ndarray]]" = OrderedDict()
 _CARD_LINKS_SIZE = 1000
 _CARD_LINKS_LOCK = threading.Lock()
-_VOCABS: dict[int, tuple[str, ...]] = {}  # the vocabularies behind the keys (kept alive: ids not reused)
+_VOCABS: dict[int, tuple[bool, tuple[str, ...]]] = {}  # (phrases?, vocabulary) behind each tag
 
 
-def _card_links(vocab: tuple[str, ...], cards: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(vocabulary, cards) :func:`.features.spelled_matrix` and :func:`.features.phrase_matrix`,
-    computed for the cards not seen with this vocabulary before."""
+def _card_links(vocab: tuple[str, ...], cards: tuple[str, ...], phrases: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(vocabulary, cards) :func:`.features.spelled_matrix` and :func:`.features.phrase_matrix`
+    (zeros without ``phrases``), computed for the cards not seen with this vocabulary before."""
+    def compute(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        phrase = phrase_matrix(vocab, words) if phrases else np.zeros((len(vocab), len(words)), dtype=np.float32)
+        return spelled_matrix(vocab, words), phrase
+
     with _CARD_LINKS_LOCK:
-        tag = next((t for t, v in _VOCABS.items() if v is vocab or v == vocab), None)
+        tag = next((t for t, v in _VOCABS.items() if v[0] == phrases and (v[1] is vocab or v[1] == vocab)), None)
         if tag is None:
             if len(_VOCABS) >= 4:  # another vocabulary: start over
                 _VOCABS.clear()
@@ -137,10 +139,10 @@ def _card_links(vocab: tuple[str, ...], cards: tuple[str, ...]) -> tuple[np.ndar
             tag = len(_VOCABS)
             while tag in _VOCABS:
                 tag += 1
-            _VOCABS[tag] = vocab
+            _VOCABS[tag] = (phrases, vocab)
         missing = [c for c in dict.fromkeys(cards) if (tag, c) not in _CARD_LINKS]
     if missing:
-        spelled, phrase = spelled_matrix(vocab, missing), phrase_matrix(vocab, missing)
+        spelled, phrase = compute(missing)
         with _CARD_LINKS_LOCK:
             for j, c in enumerate(missing):
                 _CARD_LINKS[(tag, c)] = (spelled[:, j].copy(), phrase[:, j].copy())
@@ -149,7 +151,8 @@ def _card_links(vocab: tuple[str, ...], cards: tuple[str, ...]) -> tuple[np.ndar
         for c in cards:
             hit = _CARD_LINKS.get((tag, c))
             if hit is None:  # pushed out meanwhile by another board's cards
-                hit = (spelled_matrix(vocab, [c])[:, 0], phrase_matrix(vocab, [c])[:, 0])
+                one = compute([c])
+                hit = (one[0][:, 0], one[1][:, 0])
             else:
                 _CARD_LINKS.move_to_end((tag, c))
             columns.append(hit)
