@@ -7,7 +7,7 @@ Per agent (``glove50``, ``minilm``, ``robust``, ``human``), in one process of it
 (one BLAS thread): the median first clue of a fresh Duet board (the per-board work: the
 similarity matrices, and for ``human`` the reader's features over the whole clue vocabulary),
 the median repeat clue on that board, and Duet games per second for the agent paired with its
-own guesser on both sides (``--spymaster X --guesser X``), warm. The trees are measured one
+own guesser on both sides (``--spymaster X --guesser X``), after three warm-up games. The trees are measured one
 after the other in this one run on this machine, so the before and after columns compare; the
 games per CPU second are printed beside the wall-clock rate (the machine is shared).
 Writes ``experiments/results/human_speed.md``.
@@ -37,7 +37,8 @@ words_all = load_words("classic")
 spy = make_spymaster(name)
 seated = {r: (make_spymaster(name) if r.endswith("spymaster") else make_guesser(name)) for r in ROLES["duet"]}
 specs = {r: name for r in ROLES["duet"]}
-play_game("duet", seated, specs, seed=10**6)  # warm: models, vocabulary, reader statistics
+for w in range(3):  # warm: models, vocabulary, reader statistics, the legality checker's word lists
+    play_game("duet", seated, specs, seed=10**6 + w)
 spy.give_clue(DuetGame(deal_words(words_all, 25, random.Random(10**6 + 1)),
                        generate_duet_key(random.Random(10**6 + 2))).spymaster_view(Player.A))
 first, later, first_cpu, later_cpu = [], [], [], []
@@ -106,7 +107,7 @@ def main() -> None:
         "",
         f"`python experiments/human_speed.py {'--before BASE ' if args.before else ''}--after . --boards {args.boards} "
         f"--repeats {args.repeats} --games {args.games}`: one process per agent and tree, one BLAS thread, "
-        "medians over fresh Duet boards; games: Duet, the agent as spymaster and guesser on both sides, warm. "
+        "medians over fresh Duet boards (wall clock; CPU time in parentheses); games: Duet, the agent as spymaster and guesser on both sides, after three warm-up games. "
         + ", ".join(f"{label}: `{_commit(tree)}`" for label, tree in trees) + ".",
         "",
         "| agent | " + " | ".join(f"first clue ms ({l}) | repeat clue ms ({l}) | Duet games/s ({l}) | games/CPU-s ({l})"
