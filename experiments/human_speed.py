@@ -118,14 +118,22 @@ def main() -> None:
         cells = []
         for label in labels:
             r = by[label]
-            cells += [f"{r['first_ms']:.1f}", f"{r['repeat_ms']:.2f}", f"{r['games_per_s']:.2f}", f"{r['games_per_cpu_s']:.2f}"]
+            cells += [f"{r['first_ms']:.1f} ({r['first_cpu_ms']:.1f})", f"{r['repeat_ms']:.2f} ({r['repeat_cpu_ms']:.2f})",
+                      f"{r['games_per_s']:.2f}", f"{r['games_per_cpu_s']:.2f}"]
         lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
     if "human" in rows and "glove50" in rows:
         lines += ["", "Floors (issue 43: human first clue <= 3x glove50, repeat <= 5x, human-pair games/s >= 1/3 of glove50's):", ""]
         for label in labels:
             h, g = rows["human"][label], rows["glove50"][label]
-            lines.append(f"- {label}: first clue {h['first_ms'] / g['first_ms']:.2f}x, repeat {h['repeat_ms'] / g['repeat_ms']:.2f}x, "
+            lines.append(f"- {label}: first clue {h['first_ms'] / g['first_ms']:.2f}x (CPU {h['first_cpu_ms'] / g['first_cpu_ms']:.2f}x), "
+                         f"repeat {h['repeat_ms'] / g['repeat_ms']:.2f}x (CPU {h['repeat_cpu_ms'] / g['repeat_cpu_ms']:.2f}x), "
                          f"games/s {h['games_per_s'] / g['games_per_s']:.2f} (per CPU-s {h['games_per_cpu_s'] / g['games_per_cpu_s']:.2f})")
+        if len(labels) == 2:
+            b, a = rows["human"]["before"], rows["human"]["after"]
+            lines.append(f"- human, after / before: first clue {b['first_ms'] / a['first_ms']:.1f}x faster "
+                         f"(CPU {b['first_cpu_ms'] / a['first_cpu_ms']:.1f}x), repeat {b['repeat_ms'] / a['repeat_ms']:.1f}x "
+                         f"(CPU {b['repeat_cpu_ms'] / a['repeat_cpu_ms']:.1f}x), games/s {a['games_per_s'] / b['games_per_s']:.1f}x "
+                         f"(per CPU-s {a['games_per_cpu_s'] / b['games_per_cpu_s']:.1f}x)")
     from spymaster_ai.provenance import versions_line
 
     lines += ["", f"Library versions: {versions_line()}."]
