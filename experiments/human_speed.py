@@ -7,7 +7,7 @@ Per agent (``glove50``, ``minilm``, ``robust``, ``human``), in one process of it
 (one BLAS thread): the median first clue of a fresh Duet board (the per-board work: the
 similarity matrices, and for ``human`` the reader's features over the whole clue vocabulary),
 the median repeat clue on that board, and Duet games per second for the agent paired with its
-own guesser on both sides (``--spymaster X --guesser X``), after three warm-up games. The trees are measured one
+own guesser on both sides (``--spymaster X --guesser X``; ``robust`` is a spymaster only: with ``minilm``), after three warm-up games. The trees are measured one
 after the other in this one run on this machine, so the before and after columns compare; the
 games per CPU second are printed beside the wall-clock rate (the machine is shared).
 Writes ``experiments/results/human_speed.md``.
@@ -35,8 +35,13 @@ from spymaster_ai.sim.play import ROLES, play_game
 name, boards, repeats, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 words_all = load_words("classic")
 spy = make_spymaster(name)
-seated = {r: (make_spymaster(name) if r.endswith("spymaster") else make_guesser(name)) for r in ROLES["duet"]}
-specs = {r: name for r in ROLES["duet"]}
+try:
+    make_guesser(name, load=False)
+    partner = name
+except Exception:  # a spymaster only (robust): the default guesser
+    partner = "minilm"
+seated = {r: (make_spymaster(name) if r.endswith("spymaster") else make_guesser(partner)) for r in ROLES["duet"]}
+specs = {r: (name if r.endswith("spymaster") else partner) for r in ROLES["duet"]}
 for w in range(3):  # warm: models, vocabulary, reader statistics, the legality checker's word lists
     play_game("duet", seated, specs, seed=10**6 + w)
 spy.give_clue(DuetGame(deal_words(words_all, 25, random.Random(10**6 + 1)),
@@ -60,7 +65,7 @@ cpu, wall = time.process_time(), time.perf_counter()
 for i in range(games):
     play_game("duet", seated, specs, seed=i, index=i)
 cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-print(json.dumps({"first_ms": 1000 * statistics.median(first), "repeat_ms": 1000 * statistics.median(later),
+print(json.dumps({"guesser": partner, "first_ms": 1000 * statistics.median(first), "repeat_ms": 1000 * statistics.median(later),
                   "first_cpu_ms": 1000 * statistics.median(first_cpu), "repeat_cpu_ms": 1000 * statistics.median(later_cpu),
                   "games": games, "games_per_s": games / wall, "games_per_cpu_s": games / cpu}))
 """
@@ -120,7 +125,8 @@ def main() -> None:
             r = by[label]
             cells += [f"{r['first_ms']:.1f} ({r['first_cpu_ms']:.1f})", f"{r['repeat_ms']:.2f} ({r['repeat_cpu_ms']:.2f})",
                       f"{r['games_per_s']:.2f}", f"{r['games_per_cpu_s']:.2f}"]
-        lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
+        guesser = by[labels[-1]].get("guesser", name)
+        lines.append(f"| `{name}`" + (f" (guesser `{guesser}`)" if guesser != name else "") + " | " + " | ".join(cells) + " |")
     if "human" in rows and "glove50" in rows:
         lines += ["", "Floors (issue 43: human first clue <= 3x glove50, repeat <= 5x, human-pair games/s >= 1/3 of glove50's):", ""]
         for label in labels:
