@@ -25,7 +25,6 @@ import numpy as np
 
 from ..clue_space import BoardMatrices
 from .features import (
-    PER_MODEL,
     evoke_from_sims,
     features_from_sims,
     median_of_models,
