@@ -187,6 +187,10 @@ class PhraseLinks:
         self._index = {w: i for i, w in enumerate(self.words)}
         n = len(self.words)
         self._matrix = csr_matrix((vals, (rows, cols)), shape=(n, n), dtype=np.float32)
+        self._matrix.sum_duplicates()  # canonical rows: each pair once (``links`` reads them raw)
+        self._row = np.zeros(n, dtype=np.float32)  # scratch: one card's row, spread out
+        self._clue_cache: dict[tuple[str, ...], np.ndarray] = {}
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         """How many (ordered) word pairs are linked."""
@@ -212,19 +216,48 @@ class PhraseLinks:
         return float(self.links([a], [b])[0, 0])
 
     def links(self, clues: Sequence[str], cards: Sequence[str]) -> np.ndarray:
-        """(clues, cards) float32: the strongest phrase link of each clue to each card."""
+        """(clues, cards) float32: the strongest phrase link of each clue to each card.
+
+        Each card's row of the index is spread into a dense row once and read at every clue
+        (a sparse column selection per card took 20 ms a board), and a long list of clues (a
+        spymaster's vocabulary) is looked up once per process."""
         out = np.zeros((len(clues), len(cards)), dtype=np.float32)
-        clue_ids = np.array([self._ids(c)[0] for c in clues], dtype=np.int64)  # a clue is one word
+        clue_ids = self._clue_ids(clues)
         known = np.flatnonzero(clue_ids >= 0)
         if not known.size:
             return out
-        for j, card in enumerate(cards):
-            ids = self._ids(card)
-            if min(ids) < 0:
-                continue
-            rows = self._matrix[ids][:, clue_ids[known]].toarray()  # (card words, known clues)
-            out[known, j] = rows.min(axis=0)
+        at = clue_ids[known]
+        m = self._matrix
+        with self._lock:
+            for j, card in enumerate(cards):
+                ids = self._ids(card)
+                if min(ids) < 0:
+                    continue
+                col = None
+                for i in ids:
+                    lo, hi = m.indptr[i], m.indptr[i + 1]
+                    self._row[m.indices[lo:hi]] = m.data[lo:hi]
+                    row = self._row[at]
+                    self._row[m.indices[lo:hi]] = 0.0
+                    col = row if col is None else np.minimum(col, row)
+                out[known, j] = col
         return out
+
+    def _clue_ids(self, clues: Sequence[str]) -> np.ndarray:
+        """Each clue's row of the index (-1: none); a long list's answer is kept."""
+        if len(clues) < 100:
+            return np.array([self._ids(c)[0] for c in clues], dtype=np.int64)  # a clue is one word
+        key = tuple(clues)
+        with self._lock:
+            hit = self._clue_cache.get(key)
+        if hit is None:
+            hit = np.array([self._ids(c)[0] for c in key], dtype=np.int64)
+            hit.setflags(write=False)
+            with self._lock:
+                self._clue_cache[key] = hit
+                while len(self._clue_cache) > 4:
+                    self._clue_cache.pop(next(iter(self._clue_cache)))
+        return hit
 
 
 def _source_key(wordnet: Path | None) -> dict:

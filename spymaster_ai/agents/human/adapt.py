@@ -155,6 +155,9 @@ class PersonalReader(HumanReader):
     def card_stats(self, cards: Sequence[str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
         return self.base.card_stats(cards)
 
+    def _features(self, clues: tuple[str, ...], cards: tuple[str, ...], visible: np.ndarray) -> np.ndarray:
+        return self.base._features(clues, cards, visible)  # features are the models', not the weights'
+
     def params_for(self, cards: Sequence[str]) -> ReaderParams:
         return self.adaptation.params
 

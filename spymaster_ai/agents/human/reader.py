@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
@@ -24,13 +25,15 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from ..vocabulary import clue_candidates, reads
-from .features import MODELS, feature_names, features_from_sims
+from .features import MODELS, feature_names, features_from_sims, phrase_matrix, spelled_matrix
 
 __all__ = ["ChoiceSet", "HumanReader", "ReaderParams", "STOP_FEATURES", "fit_conditional_logit", "load_params", "shared_reader", "softmax", "stop_features", "PARAMS_PATH"]
 
 PARAMS_PATH = Path(__file__).with_name("reader_params.json")
 # Clue words people use: common base forms (Zipf >= 3.5) that every reader model reads.
 REFERENCE_MIN_ZIPF = 3.5
+# How many (clues, cards) readings a reader keeps: a game's clues and single-card looks.
+KEPT_READINGS = 256
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,10 @@ class HumanReader:
         self._reference: Optional[tuple[str, ...]] = None
         self._stats: list[dict[str, tuple[float, float]]] = [{} for _ in self.model_names]
         self._lock = threading.RLock()
+        self._kept: "OrderedDict[tuple, tuple]" = OrderedDict()
+        self._kept_features: "OrderedDict[tuple, np.ndarray]" = OrderedDict()
+        self._kept_stats: "OrderedDict[tuple[str, ...], tuple]" = OrderedDict()
+        self._read: dict[str, bool] = {}
 
     @property
     def models(self) -> list[Any]:
@@ -225,13 +232,26 @@ class HumanReader:
             return self._reference
 
     def reads(self, clue: str) -> bool:
-        """Whether every reader model can read ``clue`` (an invented word is read by none)."""
-        return all(reads(m, clue) for m in self.models)
+        """Whether every reader model can read ``clue`` (an invented word is read by none);
+        kept per word (a guesser asks about every clue of the game at every guess)."""
+        hit = self._read.get(clue)
+        if hit is None:
+            hit = all(reads(m, clue) for m in self.models)
+            if len(self._read) > 10_000:
+                self._read.clear()
+            self._read[clue] = hit
+        return hit
 
     def card_stats(self, cards: Sequence[str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        """Per model, each card's similarity mean and spread over the reference vocabulary."""
-        means, stds = [], []
+        """Per model, each card's similarity mean and spread over the reference vocabulary
+        (read-only; a card's are computed once, a board's arrays kept for its next reads)."""
+        key = tuple(cards)
         with self._lock:
+            hit = self._kept_stats.get(key)
+            if hit is not None:
+                self._kept_stats.move_to_end(key)
+                return hit
+            means, stds = [], []
             for k, model in enumerate(self.models):
                 cache = self._stats[k]
                 missing = [c for c in dict.fromkeys(cards) if c not in cache]
@@ -241,19 +261,67 @@ class HumanReader:
                         cache[c] = (float(s[:, j].mean()), float(s[:, j].std()))
                 means.append(np.array([cache[c][0] for c in cards], dtype=np.float32))
                 stds.append(np.array([cache[c][1] for c in cards], dtype=np.float32))
+            for a in (*means, *stds):
+                a.setflags(write=False)
+            self._kept_stats[key] = (means, stds)
+            while len(self._kept_stats) > KEPT_READINGS:
+                self._kept_stats.popitem(last=False)
         return means, stds
 
     def features(self, cards: Sequence[str], clues: Sequence[str], visible: Optional[np.ndarray] = None,
                  sims: Optional[Sequence[np.ndarray]] = None) -> np.ndarray:
         """(clues, cards, features). ``sims``: per model, (clues, cards) similarities if the
-        caller holds them already (the spymaster's board matrices)."""
+        caller holds them already (the spymaster's board matrices). Without them the answer
+        is kept for the last few questions (read-only): a guesser asks the same again."""
         cards, clues = list(cards), list(clues)
         if visible is None:
             visible = np.ones(len(cards), dtype=bool)
         if sims is None:
-            sims = [np.asarray(m.similarity(clues, cards), dtype=np.float32) for m in self.models]
+            return self._features(tuple(clues), tuple(cards), np.asarray(visible, dtype=bool))
         means, stds = self.card_stats(cards)
         return features_from_sims(sims, means, stds, visible, clues, cards, lang=self.lang)
+
+    def _features(self, clues: tuple[str, ...], cards: tuple[str, ...], visible: np.ndarray) -> np.ndarray:
+        key = (clues, cards, visible.tobytes())
+        with self._lock:
+            hit = self._kept_features.get(key)
+            if hit is not None:
+                self._kept_features.move_to_end(key)
+                return hit
+        sims, spelled, phrase = self._inputs(clues, cards)
+        means, stds = self.card_stats(cards)
+        x = features_from_sims(sims, means, stds, visible, list(clues), list(cards), spelled, phrase, lang=self.lang)
+        x.setflags(write=False)
+        with self._lock:
+            self._kept_features[key] = x
+            while len(self._kept_features) > KEPT_READINGS:
+                self._kept_features.popitem(last=False)
+        return x
+
+    def _inputs(self, clues: tuple[str, ...], cards: tuple[str, ...]
+                ) -> tuple[list[np.ndarray], Optional[np.ndarray], Optional[np.ndarray]]:
+        """Per model the (clues, cards) similarities, and the spelling and phrase links, kept
+        for the last clues read on a board: a guesser reads the same clue for every guess, its
+        earlier clues again, and each card alone for its evoke (the same call gives the same
+        numbers, so a kept answer is the answer)."""
+        key = (clues, cards)
+        with self._lock:
+            hit = self._kept.get(key)
+            if hit is not None:
+                self._kept.move_to_end(key)
+                return hit
+        sims = [np.asarray(m.similarity(list(clues), list(cards)), dtype=np.float32) for m in self.models]
+        spelled = phrase = None
+        if self.lang == "en":
+            spelled, phrase = spelled_matrix(clues, cards), phrase_matrix(clues, cards)
+        for a in (*sims, spelled, phrase):
+            if a is not None:
+                a.setflags(write=False)
+        with self._lock:
+            self._kept[key] = (sims, spelled, phrase)
+            while len(self._kept) > KEPT_READINGS:
+                self._kept.popitem(last=False)
+        return sims, spelled, phrase
 
     def params_for(self, cards: Sequence[str]) -> ReaderParams:
         """The weights to read a board of these cards with (one set; see the cross-fitted

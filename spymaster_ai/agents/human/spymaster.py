@@ -31,7 +31,7 @@ import numpy as np
 from ...views import SpymasterView
 from ..partner_model import expected_outcome
 from ..spymaster import ClueOption, EmbeddingSpymaster
-from .features import features_from_sims, median_evoke, phrase_matrix, spelled_matrix
+from .board import MIN_ROWS, HumanBoard, human_board
 from .reader import REFERENCE_MIN_ZIPF, HumanReader
 
 __all__ = ["HumanSpymaster", "eat_links", "verb_form"]
@@ -192,33 +192,6 @@ class HumanSpymaster(EmbeddingSpymaster):
         self._aims: dict[str, int] = {}  # this game: how often each card was a target of mine
         self._pending: tuple[str, ...] = ()  # the last clue's targets, counted when the next is asked
         self._pending_clue = ""
-        self._card_stats: Optional[tuple[tuple[str, ...], list[np.ndarray], list[np.ndarray]]] = None
-        self._spelling: Optional[tuple[tuple[str, ...], np.ndarray]] = None
-        self._phrasing: Optional[tuple[tuple[str, ...], np.ndarray]] = None
-
-    def _board_stats(self, board) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        """Each card's similarity mean and spread over the clue vocabulary, per model: the
-        reader's yardstick (its reference vocabulary is this vocabulary), read off the board
-        matrices instead of computed again."""
-        if self._card_stats is None or self._card_stats[0] != board.words:
-            n = len(self.partners) + 1
-            means = [board.sim(k).mean(axis=1).astype(np.float32) for k in range(n)]
-            stds = [board.sim(k).std(axis=1).astype(np.float32) for k in range(n)]
-            self._card_stats = (board.words, means, stds)
-        return self._card_stats[1], self._card_stats[2]
-
-    def _spelled(self, board) -> np.ndarray:
-        """(vocabulary, cards) bool: the clue may be read as the card by its letters."""
-        if self._spelling is None or self._spelling[0] != board.words:
-            self._spelling = (board.words, spelled_matrix(self.vocabulary, board.words))
-        return self._spelling[1]
-
-    def _phrases(self, board) -> np.ndarray:
-        """(vocabulary, cards) float32: the clue and the card stand in one phrase."""
-        if self._phrasing is None or self._phrasing[0] != board.words:
-            self._phrasing = (board.words, phrase_matrix(self.vocabulary, board.words) if self.reader.lang == "en"
-                              else np.zeros((len(self.vocabulary), len(board.words)), dtype=np.float32))
-        return self._phrasing[1]
 
     def _linked(self, board) -> np.ndarray:
         """(vocabulary, cards) bool: the clue word and the card are linked in the thesaurus
@@ -290,29 +263,145 @@ class HumanSpymaster(EmbeddingSpymaster):
     def warning(self, view: SpymasterView) -> Optional[ClueOption]:
         return None  # a zero clue helps no person here: never give one
 
+    def _reading_board(self, view: SpymasterView) -> HumanBoard:
+        """The reader's board-fixed features of this board (:mod:`.board`), shared with every
+        human spymaster of the process that reads it."""
+        return human_board(self._matrices(view), self.vocabulary, len(self.partners) + 1, self.reader.lang)
+
+    def _allowed(self, view: SpymasterView, hb: HumanBoard, visible: np.ndarray) -> np.ndarray:
+        """(vocabulary,) the clue words I may say: legal, not given before, not spelled like a
+        visible card, no inflected verb."""
+        allowed = hb.board.legal.mask(view.visible) & ~self._banned(view) & ~hb.spelled[:, visible].any(axis=1)
+        if self.no_verb_forms and self.reader.lang == "en":
+            allowed &= ~self._verb_mask()
+        return allowed
+
+    def _candidates(self, view: SpymasterView, hb: HumanBoard, targets: tuple[str, ...], guessable: np.ndarray,
+                    own: np.ndarray, allowed: np.ndarray) -> Optional[np.ndarray]:
+        """The clue words (sorted rows) that can pass the tests of :meth:`rank_clues`, found
+        from the board-fixed features alone; None: read every word.
+
+        A clue is followable only if a person's first pick is a card of mine that calls it to
+        mind (the median model's evoke at the lowest of the bars ``min_evoke``,
+        ``finish_evoke``, ``linked_evoke``) and no black card calls it to mind at
+        ``black_evoke``, and it is given only if allowed: every other word scores minus
+        infinity whatever its reading, so reading only these gives the same clues."""
+        if len(self.vocabulary) <= 4 * MIN_ROWS:
+            return None
+        mine = own & guessable
+        if not mine.any():
+            return np.zeros(0, dtype=np.intp)  # no first pick can be mine: nothing is followable
+        bar = min(v for v in (self.min_evoke, self.finish_evoke, self.linked_evoke) if v is not None)
+        evoke = hb.median_evoke
+        keep = allowed & (evoke[:, mine] >= bar).any(axis=1)
+        col = hb.board.column
+        black_cols = [col[w] for w in view.assassins if w not in targets and guessable[col[w]]]
+        if black_cols:
+            keep &= evoke[:, black_cols].max(axis=1) < self.black_evoke
+        rows = np.flatnonzero(keep)
+        if 0 < rows.size < MIN_ROWS:  # a few more (scored minus infinity too) keep the layout of many rows
+            rows = np.union1d(rows, np.flatnonzero(~keep)[: MIN_ROWS - rows.size])
+        return rows
+
     def rank_clues(self, view: SpymasterView, top: int = 1) -> list[ClueOption]:
-        """The ``top`` best clues a person can follow, best first, each with its count."""
-        targets = self._targets(view)
+        """The ``top`` best clues a person can follow, best first, each with its count.
+
+        Only the clue words that can pass the tests are read (:meth:`_candidates`); when none
+        of them passes, every word is (the fallback then scores them all)."""
         board = self._matrices(view)
+        hb = self._reading_board(view)
+        targets = self._targets(view)
         col = board.column
-        own_cols = np.array(sorted(col[w] for w in targets), dtype=np.intp)
-        visible = np.zeros(len(board.words), dtype=bool)
+        visible, guessable, own = self._masks(view, targets, col, len(board.words))
+        allowed = self._allowed(view, hb, visible)
+        rows = self._candidates(view, hb, targets, guessable, own, allowed)
+        if rows is None:
+            return self._rank(view, top, hb, targets, visible, guessable, own, allowed, None)
+        if rows.size:
+            options = self._rank(view, top, hb, targets, visible, guessable, own, allowed, rows)
+            if options is not None:
+                return options
+        return self._rank(view, top, hb, targets, visible, guessable, own, allowed, None, plain=True)
+
+    def rank_clues_everywhere(self, view: SpymasterView, top: int = 1) -> list[ClueOption]:
+        """:meth:`rank_clues` reading every clue word of the vocabulary (the reference the
+        candidates' shortcut is tested against)."""
+        board = self._matrices(view)
+        hb = self._reading_board(view)
+        targets = self._targets(view)
+        visible, guessable, own = self._masks(view, targets, board.column, len(board.words))
+        return self._rank(view, top, hb, targets, visible, guessable, own, self._allowed(view, hb, visible), None)
+
+    def _first_picks(self, hb: HumanBoard, rows: np.ndarray, logits: np.ndarray, guessable: np.ndarray,
+                     own: np.ndarray) -> Optional[np.ndarray]:
+        """Which of the read ``rows`` (positions) can pass the tests of :meth:`_rank`; None: none.
+
+        A followable clue's first pick (the likeliest guessable card, the first in board order
+        among equals) is mine, not aimed at too often, calls the clue to mind at the lowest
+        evoke bar, and leads the likeliest wrong card by at least the smallest margin a clue
+        may have (a later target, no likelier than the first, leads by no more)."""
+        g_idx = np.flatnonzero(guessable)
+        if not g_idx.size:
+            return None
+        lg = logits[:, g_idx]
+        pick = np.argmax(lg, axis=1)
+        first = g_idx[pick]
+        best_bad = np.where(~own[g_idx][None, :], lg, -np.inf).max(axis=1)
+        margins = [self.follow_margin] + [m for m in (self.finish_margin, self.linked_margin) if m is not None]
+        bar = min(v for v in (self.min_evoke, self.finish_evoke, self.linked_evoke) if v is not None)
+        words = hb.words
+        tired = np.array([self._aims.get(w, 0) >= self.max_aims for w in words], dtype=bool)
+        keep = own[first] & ~tired[first] & (lg[np.arange(len(lg)), pick] - best_bad >= min(margins)) \
+            & (hb.median_evoke[rows, first] >= bar)
+        at = np.flatnonzero(keep)
+        if not at.size:
+            return None
+        if at.size < MIN_ROWS:  # a few more (scored minus infinity too) keep the layout of many rows
+            at = np.union1d(at, np.flatnonzero(~keep)[: MIN_ROWS - at.size])
+        return at
+
+    def _plain_scores(self, out, weight: float, allowed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Nothing a person can follow: the safest single card, said plainly (every word)."""
+        assert self._prior is not None
+        score = np.where(allowed, out.found[:, 0] - weight * out.cost[:, 0] + self.prefer_common * self._prior, -np.inf)
+        if not np.isfinite(score).any():
+            raise RuntimeError("no legal clue left in the vocabulary for this board")
+        return score, np.zeros(len(score), dtype=np.intp)
+
+    @staticmethod
+    def _masks(view: SpymasterView, targets: tuple[str, ...], col: dict[str, int], n: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(visible, guessable: visible and not marked by the partner, own: the targets)."""
+        visible = np.zeros(n, dtype=bool)
         visible[[col[w] for w in view.visible]] = True
         guessable = visible.copy()
         for w in view.partner_marked:
             guessable[col[w]] = False
-        own = np.zeros(len(board.words), dtype=bool)
-        own[own_cols] = True
+        own = np.zeros(n, dtype=bool)
+        own[[col[w] for w in targets]] = True
+        return visible, guessable, own
+
+    def _rank(self, view: SpymasterView, top: int, hb: HumanBoard, targets: tuple[str, ...], visible: np.ndarray,
+              guessable: np.ndarray, own: np.ndarray, allowed_all: np.ndarray,
+              rows: Optional[np.ndarray], plain: bool = False) -> Optional[list[ClueOption]]:
+        """The ``top`` best clues among the clue words ``rows`` (all: None); None when ``rows``
+        are some of the words and none of them can be followed (the caller reads them all).
+        ``plain``: known that no word can be followed: only the fallback's scores."""
+        board = hb.board
+        col = board.column
+        own_cols = np.array(sorted(col[w] for w in targets), dtype=np.intp)
         vocab = self.vocabulary
         n_models = len(self.partners) + 1
 
-        means, stds = self._board_stats(board)
-        sims = [board.sim(k).T for k in range(n_models)]  # (vocabulary, cards)
-        spelled_all = self._spelled(board)
-        x = features_from_sims(sims, means, stds, guessable, vocab, board.words, spelled_all, self._phrases(board),
-                               lang=self.reader.lang)
-        logits = self.reader.params_for(board.words).logits(x).astype(np.float32)  # (vocabulary, cards)
-
+        x, logits = hb.reading(guessable, rows, self.reader.params_for(board.words))  # (rows, cards, ...)
+        if rows is not None:  # a second look, now that they are read: keep the rows whose first pick can pass
+            keep = self._first_picks(hb, rows, logits, guessable, own)
+            if keep is None:
+                return None
+            rows, x, logits = rows[keep], x[keep], logits[keep]
+        ids = np.arange(len(vocab)) if rows is None else rows
+        sel = (lambda a: a) if rows is None else (lambda a: a[rows])  # noqa: E731
+        n_rows = len(ids)
         cap = max(1, min(self.max_count, len(own_cols), view.clue_number_cap or self.max_count))
         cost = self._card_costs(view, board, targets)
         value = np.zeros(len(board.words), dtype=np.float32)
@@ -326,104 +415,104 @@ class HumanSpymaster(EmbeddingSpymaster):
         # likeliest wrong card by the margin
         g_idx = np.flatnonzero(guessable)
         lg = logits[:, g_idx]
-        order = np.argsort(-lg, axis=1, kind="stable")
-        sorted_own = own[g_idx][order]  # (vocabulary, guessable) mine, in the person's order
-        sorted_lg = np.take_along_axis(lg, order, axis=1)
-        bad = ~own[g_idx]
-        best_bad = np.where(bad[None, :], lg, -np.inf).max(axis=1)
-        leading_own = np.cumprod(sorted_own, axis=1)[:, :cap].astype(bool)  # first k all mine
-        margin_ok = (sorted_lg[:, :cap] - best_bad[:, None]) >= self.follow_margin
-        # a clue for all my last cards (k of k left): any card of mine a person takes is one meant,
-        # so it may lead the wrong cards by less and call the clue to mind less strongly
-        # (``finish_margin``, ``finish_evoke``) rather than spend a turn on each leftover
-        finishing = 2 <= len(own_cols) <= cap and (self.finish_margin is not None or self.finish_evoke is not None)
-        last = len(own_cols) - 1
-        # (``finish_linked``: only for targets linked to the clue in the thesaurus)
-        link_sorted = None
-        if self.assoc_strength is not None and (self.linked_margin is not None or self.finish_linked
-                                                or self.linked_evoke is not None):
-            link_sorted = np.take_along_axis(self._linked(board)[:, g_idx], order[:, :cap], axis=1)
-        if finishing and self.finish_margin is not None:
-            ok = (sorted_lg[:, last] - best_bad) >= self.finish_margin
-            margin_ok[:, last] |= (ok & link_sorted[:, last]) if self.finish_linked else ok
-        if self.linked_margin is not None and link_sorted is not None:
-            # a target linked to the clue in the thesaurus may lead the wrong cards by less
-            margin_ok |= link_sorted & ((sorted_lg[:, :cap] - best_bad[:, None]) >= self.linked_margin)
-        # and each later target is a person's likely next pick once the earlier ones are taken
-        shifted = sorted_lg - sorted_lg[:, :1]
-        tail_mass = np.cumsum(np.exp(shifted)[:, ::-1], axis=1)[:, ::-1]  # mass of picks k.. onwards
-        next_p = np.exp(shifted[:, :cap]) / tail_mass[:, :cap]
-        followable = leading_own & margin_ok & (next_p >= self.follow_p)
-        followable[:, 0] = leading_own[:, 0] & margin_ok[:, 0]
-        tired = np.array([self._aims.get(board.words[c], 0) >= self.max_aims for c in g_idx])
-        if tired.any():  # aimed at too often: no clue counts on it any more
-            followable &= ~np.cumsum(tired[order[:, :cap]], axis=1).astype(bool)
-        # and every target calls the clue to mind for most reader models (the median model's
-        # "evoke": standard deviations of that card's similarity to every clue word), so one
-        # model's quirk (TRANSPARENT for CANVAS) is no link: PENCIL is among the words ERASER
-        # brings to mind, TRANSPARENT is not
-        evoke = median_evoke(x, n_models)  # (vocabulary, cards)
-        sorted_evoke = np.take_along_axis(evoke[:, g_idx], order[:, :cap], axis=1)
-        evoked = sorted_evoke >= self.min_evoke
-        if finishing and self.finish_evoke is not None:
-            weak = sorted_evoke[:, : last + 1] >= self.finish_evoke
-            if self.finish_linked:
-                weak &= link_sorted[:, : last + 1] | (sorted_evoke[:, : last + 1] >= self.min_evoke)
-            evoked[:, : last + 1] |= np.all(weak, axis=1)[:, None]
-        if self.linked_evoke is not None and link_sorted is not None:
-            # a target linked to the clue in the thesaurus (CATTLE -> RANCH) needs a weaker reading
-            evoked |= link_sorted & (sorted_evoke >= self.linked_evoke)
-        followable &= np.logical_and.accumulate(evoked, axis=1)
-        # and no black card (the assassin) calls it to mind nearly as strongly
-        black_cols = [col[w] for w in view.assassins if w not in targets and guessable[col[w]]]
-        if black_cols:
-            followable &= (evoke[:, black_cols].max(axis=1) < self.black_evoke)[:, None]
-        # and each target from the ``assoc_from``-th on has evidence a person would name it: a
-        # direct link in the thesaurus (SEAL -> WALRUS) or a strong reading on it alone
-        # (or every reader model reads it at ``agree_evoke``); ``unlinked_cost``: instead of
-        # not counting a target without evidence, each one costs that many cards
-        unlinked = None
-        if self.assoc_strength is not None or self.assoc_eat_evoke is not None:
-            from .features import PER_MODEL
+        if plain:  # nothing can be followed (the candidates said so): straight to the fallback
+            order = None
+            score, best_k = self._plain_scores(out, weight, allowed_all)
+        else:
+            order = np.argsort(-lg, axis=1, kind="stable")
+            sorted_own = own[g_idx][order]  # (vocabulary, guessable) mine, in the person's order
+            sorted_lg = np.take_along_axis(lg, order, axis=1)
+            bad = ~own[g_idx]
+            best_bad = np.where(bad[None, :], lg, -np.inf).max(axis=1)
+            leading_own = np.cumprod(sorted_own, axis=1)[:, :cap].astype(bool)  # first k all mine
+            margin_ok = (sorted_lg[:, :cap] - best_bad[:, None]) >= self.follow_margin
+            # a clue for all my last cards (k of k left): any card of mine a person takes is one meant,
+            # so it may lead the wrong cards by less and call the clue to mind less strongly
+            # (``finish_margin``, ``finish_evoke``) rather than spend a turn on each leftover
+            finishing = 2 <= len(own_cols) <= cap and (self.finish_margin is not None or self.finish_evoke is not None)
+            last = len(own_cols) - 1
+            # (``finish_linked``: only for targets linked to the clue in the thesaurus)
+            link_sorted = None
+            if self.assoc_strength is not None and (self.linked_margin is not None or self.finish_linked
+                                                    or self.linked_evoke is not None):
+                link_sorted = np.take_along_axis(sel(self._linked(board))[:, g_idx], order[:, :cap], axis=1)
+            if finishing and self.finish_margin is not None:
+                ok = (sorted_lg[:, last] - best_bad) >= self.finish_margin
+                margin_ok[:, last] |= (ok & link_sorted[:, last]) if self.finish_linked else ok
+            if self.linked_margin is not None and link_sorted is not None:
+                # a target linked to the clue in the thesaurus may lead the wrong cards by less
+                margin_ok |= link_sorted & ((sorted_lg[:, :cap] - best_bad[:, None]) >= self.linked_margin)
+            # and each later target is a person's likely next pick once the earlier ones are taken
+            shifted = sorted_lg - sorted_lg[:, :1]
+            tail_mass = np.cumsum(np.exp(shifted)[:, ::-1], axis=1)[:, ::-1]  # mass of picks k.. onwards
+            next_p = np.exp(shifted[:, :cap]) / tail_mass[:, :cap]
+            followable = leading_own & margin_ok & (next_p >= self.follow_p)
+            followable[:, 0] = leading_own[:, 0] & margin_ok[:, 0]
+            tired = np.array([self._aims.get(board.words[c], 0) >= self.max_aims for c in g_idx])
+            if tired.any():  # aimed at too often: no clue counts on it any more
+                followable &= ~np.cumsum(tired[order[:, :cap]], axis=1).astype(bool)
+            # and every target calls the clue to mind for most reader models (the median model's
+            # "evoke": standard deviations of that card's similarity to every clue word), so one
+            # model's quirk (TRANSPARENT for CANVAS) is no link: PENCIL is among the words ERASER
+            # brings to mind, TRANSPARENT is not
+            evoke = sel(hb.median_evoke)  # (rows, cards)
+            sorted_evoke = np.take_along_axis(evoke[:, g_idx], order[:, :cap], axis=1)
+            evoked = sorted_evoke >= self.min_evoke
+            if finishing and self.finish_evoke is not None:
+                weak = sorted_evoke[:, : last + 1] >= self.finish_evoke
+                if self.finish_linked:
+                    weak &= link_sorted[:, : last + 1] | (sorted_evoke[:, : last + 1] >= self.min_evoke)
+                evoked[:, : last + 1] |= np.all(weak, axis=1)[:, None]
+            if self.linked_evoke is not None and link_sorted is not None:
+                # a target linked to the clue in the thesaurus (CATTLE -> RANCH) needs a weaker reading
+                evoked |= link_sorted & (sorted_evoke >= self.linked_evoke)
+            followable &= np.logical_and.accumulate(evoked, axis=1)
+            # and no black card (the assassin) calls it to mind nearly as strongly
+            black_cols = [col[w] for w in view.assassins if w not in targets and guessable[col[w]]]
+            if black_cols:
+                followable &= (evoke[:, black_cols].max(axis=1) < self.black_evoke)[:, None]
+            # and each target from the ``assoc_from``-th on has evidence a person would name it: a
+            # direct link in the thesaurus (SEAL -> WALRUS) or a strong reading on it alone
+            # (or every reader model reads it at ``agree_evoke``); ``unlinked_cost``: instead of
+            # not counting a target without evidence, each one costs that many cards
+            unlinked = None
+            if self.assoc_strength is not None or self.assoc_eat_evoke is not None:
+                from .features import PER_MODEL
 
-            evidence = np.zeros((len(vocab), len(board.words)), dtype=bool)
-            if self.assoc_strength is not None:
-                evidence |= self._linked(board)
-            if self.assoc_eat_evoke is not None and "eat" in self.reader.model_names:
-                k_eat = self.reader.model_names.index("eat") * len(PER_MODEL) + PER_MODEL.index("evoke")
-                evidence |= x[:, :, k_eat] >= self.assoc_eat_evoke
-            if self.agree_evoke is not None:
-                step, first = len(PER_MODEL), PER_MODEL.index("evoke")
-                evidence |= x[:, :, first : step * n_models : step].min(axis=-1) >= self.agree_evoke
-            sorted_ev = np.take_along_axis(evidence[:, g_idx], order[:, :cap], axis=1)
-            sorted_ev[:, : self.assoc_from - 1] = True
-            if self.unlinked_cost is None:
-                followable &= np.logical_and.accumulate(sorted_ev, axis=1)
-            else:
-                unlinked = np.cumsum(~sorted_ev, axis=1) * self.unlinked_cost
-        util = np.where(followable, util, -np.inf)
-        if unlinked is not None:
-            util = util - unlinked
-        if min_count > 1:
-            # behind the clock, a count below what it needs is worth less, never forbidden:
-            # a person would rather find one card than none
-            util[:, : min(min_count, cap) - 1] -= self.short_penalty
+                evidence = np.zeros((n_rows, len(board.words)), dtype=bool)
+                if self.assoc_strength is not None:
+                    evidence |= sel(self._linked(board))
+                if self.assoc_eat_evoke is not None and "eat" in self.reader.model_names:
+                    k_eat = self.reader.model_names.index("eat") * len(PER_MODEL) + PER_MODEL.index("evoke")
+                    evidence |= x[:, :, k_eat] >= self.assoc_eat_evoke
+                if self.agree_evoke is not None:
+                    step, first = len(PER_MODEL), PER_MODEL.index("evoke")
+                    evidence |= x[:, :, first : step * n_models : step].min(axis=-1) >= self.agree_evoke
+                sorted_ev = np.take_along_axis(evidence[:, g_idx], order[:, :cap], axis=1)
+                sorted_ev[:, : self.assoc_from - 1] = True
+                if self.unlinked_cost is None:
+                    followable &= np.logical_and.accumulate(sorted_ev, axis=1)
+                else:
+                    unlinked = np.cumsum(~sorted_ev, axis=1) * self.unlinked_cost
+            util = np.where(followable, util, -np.inf)
+            if unlinked is not None:
+                util = util - unlinked
+            if min_count > 1:
+                # behind the clock, a count below what it needs is worth less, never forbidden:
+                # a person would rather find one card than none
+                util[:, : min(min_count, cap) - 1] -= self.short_penalty
 
-        spelled = spelled_all[:, visible].any(axis=1)
-        allowed = board.legal.mask(view.visible) & ~self._banned(view) & ~spelled
-        if self.no_verb_forms and self.reader.lang == "en":
-            allowed &= ~self._verb_mask()
-        best_k = np.argmax(util, axis=1)
-        rows = np.arange(len(vocab))
-        assert self._prior is not None
-        score = util[rows, best_k] + self.prefer_common * self._prior
-        score = np.where(allowed & np.isfinite(util[rows, best_k]), score, -np.inf)
-        if not np.isfinite(score).any():
-            # nothing a person can follow: the safest single card, said plainly
-            score = np.where(allowed, out.found[:, 0] - weight * out.cost[:, 0] + self.prefer_common * self._prior, -np.inf)
-            best_k = np.zeros(len(vocab), dtype=np.intp)
+            allowed = sel(allowed_all)
+            best_k = np.argmax(util, axis=1)
+            at = np.arange(n_rows)
+            assert self._prior is not None
+            prior = sel(self._prior)
+            score = util[at, best_k] + self.prefer_common * prior
+            score = np.where(allowed & np.isfinite(util[at, best_k]), score, -np.inf)
             if not np.isfinite(score).any():
-                raise RuntimeError("no legal clue left in the vocabulary for this board")
+                if rows is not None:
+                    return None  # nothing followable among these: every word is read
+                score, best_k = self._plain_scores(out, weight, allowed_all)
         n_ok = int(np.isfinite(score).sum())
         top = max(1, min(int(top), n_ok))
         chosen = np.argsort(-score, kind="stable")[:top]
@@ -431,7 +520,8 @@ class HumanSpymaster(EmbeddingSpymaster):
         options = []
         for i in chosen:
             k = int(best_k[i]) + 1
-            picks = [int(g_idx[j]) for j in order[i][:k]]
+            first = order[i] if order is not None else np.argsort(-lg[i], kind="stable")  # the same row order
+            picks = [int(g_idx[j]) for j in first[:k]]
             if not all(own[c] for c in picks):  # the fallback: the likeliest of my cards
                 picks = [max(own_cols.tolist(), key=lambda c: float(logits[i, c]))]
             if bad_cols:
@@ -440,7 +530,7 @@ class HumanSpymaster(EmbeddingSpymaster):
             else:
                 bad_word, bad_p = None, None
             options.append(ClueOption(
-                word=vocab[i], count=k, targets=tuple(board.words[c] for c in picks), score=float(score[i]),
+                word=vocab[ids[i]], count=k, targets=tuple(board.words[c] for c in picks), score=float(score[i]),
                 expected_found=float(out.found[i, k - 1]), expected_cost=float(out.cost[i, k - 1]),
                 closest_bad=bad_word, closest_bad_similarity=bad_p,
             ))
