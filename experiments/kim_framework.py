@@ -175,9 +175,10 @@ def main() -> None:
     lines += ["", "Commands (KIM = the checkout):", "", *commands, ""]
     unrunnable = [g for g in ("lin", "res", "jcn")]
     lines += [
-        "Not runnable here: their WordNet " + ", ".join(unrunnable) + " guessers need `brown_ic` "
-        "(NLTK's wordnet_ic information content, not shipped offline); the adapter passes None and they fail "
-        "at their first guess.",
+        "Not run: their WordNet " + ", ".join(unrunnable) + " guessers need `brown_ic` (NLTK's wordnet_ic "
+        "information content, not available offline). Without it their similarity call raises, their code "
+        "catches the error and guesses a random card, so they would run as random guessers, not as the "
+        "published bots.",
         "",
     ]
     args.out.write_text("\n".join(lines))
