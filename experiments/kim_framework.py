@@ -83,7 +83,9 @@ def bench(cells: Path, cell: str, spymaster: str, guesser: str, games: int, seed
             print(done.stderr[-2000:], file=sys.stderr)
             return None, shown
         out.write_text(done.stdout)
-    return json.loads(out.read_text()), shown
+    result = json.loads(out.read_text())
+    # A cell played before with another game count (e.g. by hand, --games 20): say what was played.
+    return result, shown.replace(f"--games {games} ", f"--games {result['games']} ")
 
 
 def _ours(result: dict) -> str:
