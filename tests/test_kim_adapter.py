@@ -186,7 +186,8 @@ def test_bench_kim2019_plays_their_interfaces_both_ways_with_sources_in_the_resu
     data = json.loads(res.stdout)
     assert data["errors"] == 0 and data["games"] == 2
     assert data["options"]["legality"] == "off" and data["options"]["wordlist"] == str(POOL)
-    assert data["provenance"]["sources"] == {CM: file_sha256(BOTS / "vector_codemaster.py")}
+    assert data["provenance"]["sources"] == {CM: file_sha256(BOTS / "vector_codemaster.py"),
+                                             f"wordlist:{POOL}": file_sha256(POOL)}
     assert data["provenance"]["parameters"]["spymaster"]["class"].endswith("KimCodemaster")
     res = runner.invoke(app, ["bench", "kim2019", "--games", "2", "--seed", "0", "--spymaster", "glove50",
                               "--guesser", GUESSER, "--preset", "kim2019", "--wordlist", str(POOL), "--json"])
