@@ -111,6 +111,17 @@ def _theirs(p: dict | None) -> str:
     return f"{100 * p['wins'] / p['games']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] ({p['wins']}/{p['games']}) | {m:.2f} [{tlo:.2f}, {thi:.2f}]"
 
 
+def _inside(result: dict, p: dict | None) -> str:
+    """Whether this run's win rate and mean turns fall inside the published cell's intervals."""
+    if p is None:
+        return "—"
+    lo, hi = wilson(p["wins"], p["games"])
+    _, tlo, thi = p["turns"]
+    win = lo <= result["wins"] / result["games"] <= hi
+    turns = tlo <= result["mean_turns"] <= thi
+    return f"{'yes' if win else 'no'}, {'yes' if turns else 'no'}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kim-root", type=Path, required=True, help="checkout of CodenamesAICompetition/Game")
@@ -156,8 +167,8 @@ def main() -> None:
         "threshold 0.7 (seeds 100..1550; blocks ordered as in their Table Plotter notebook), win % [Wilson 95%] "
         "and mean turns (a loss counts 25) [t 95%]. Pooled: all 27 codemasters (810 games) of that file.",
         "",
-        "| pairing | spymaster | guesser | here: win % | here: mean turns | published: win % | published: mean turns | published pooled (810) |",
-        "|---|---|---|---|---|---|---|---|",
+        "| pairing | spymaster | guesser | here: win % | here: mean turns | published: win % | published: mean turns | here inside published 95%? (win, turns) | published pooled (810) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     commands = []
     for cell, what, sm, gs, n, pub in plan:
@@ -177,11 +188,16 @@ def main() -> None:
         pooled = published(results, pub[0], None) if pub else None
         pooled_text = f"{100 * pooled['wins'] / pooled['games']:.1f}%, {pooled['turns'][0]:.2f}" if pooled else "—"
         short = lambda s: s.replace(str(players) + "/", "")  # noqa: E731
-        lines.append(f"| {what} | `{short(sm)}` | `{short(gs)}` | {_ours(result)} | {_theirs(theirs)} | {pooled_text} |")
-        src = result.get("provenance", {}).get("sources", {})
+        lines.append(f"| {what} | `{short(sm)}` | `{short(gs)}` | {_ours(result)} | {_theirs(theirs)} | {_inside(result, theirs)} | {pooled_text} |")
+        prov = result.get("provenance", {})
+        code = prov.get("code", {})
+        commands[-1] += f" — code {str(code.get('commit'))[:7]}{' (dirty)' if code.get('dirty') else ''}"
+        src = prov.get("sources", {})
         if src:
-            commands[-1] += " — sources " + ", ".join(f"{Path(k.split(':')[1]).name} sha256 {v[:12]}" for k, v in src.items())
-    lines += ["", "Commands (KIM = the checkout):", "", *commands, ""]
+            commands[-1] += "; sources " + ", ".join(f"{Path(k.split(':')[1]).name} sha256 {v[:12]}" for k, v in src.items())
+    from importlib.metadata import version
+
+    lines += ["", f"Commands (KIM = the checkout; NLTK {version('nltk')}, WordNet 3.0 from Debian):", "", *commands, ""]
     unrunnable = [g for g in ("lin", "res", "jcn")]
     lines += [
         "Not run: their WordNet " + ", ".join(unrunnable) + " guessers need `brown_ic` (NLTK's wordnet_ic "
