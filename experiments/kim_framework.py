@@ -129,7 +129,8 @@ READING = [
     "guesser ranks cards by WordNet distance to the clue's senses, which a corpus model's clue rarely "
     "matches, and most losses are the assassin. Our glove50 spymaster wins 25-31% there, above their "
     "GloVe-50 codemaster's cells (10-17%, 30 games each) and their 27 codemasters pooled (20-22%); their "
-    "best single 30-game cells with these guessers (word2vec codemasters) reach 30-37%.",
+    "best single 30-game cells with these guessers (word2vec or word2vec+GloVe codemasters) reach 33-37%, "
+    "within sampling noise of ours.",
     "- Their codemaster with our glove50 guesser wins less often and in more turns than with its own "
     "guesser: our guesser is not the codemaster's mirror either (it stops below a confidence threshold and "
     "weighs earlier clues), so the codemaster's certainty does not carry over.",
