@@ -177,6 +177,8 @@ def main() -> None:
         ("robust_x_kimglove", "ours → theirs", "robust", kg["glove"], args.games, ("glove", "glove50_07")),
         ("robust_x_kimpath", "ours → theirs", "robust", kg["path"], args.games, ("path", "glove50_07")),
         ("wordnet_x_kimpath", "ours → theirs", "wordnet", kg["path"], args.games, ("path", "glove50_07")),
+        ("wordnet_x_kimwup", "ours → theirs", "wordnet", kg["wup"], args.games, ("wup", "glove50_07")),
+        ("wordnet_x_kimlch", "ours → theirs", "wordnet", kg["lch"], args.games, ("lch", "glove50_07")),
         ("kimcm07_x_glove50", "theirs → ours", cm07, "glove50", args.their_games, ("glove", "glove50_07")),
         ("glove50_x_glove50", "ours × ours", "glove50", "glove50", args.games, None),
         ("kimcm07_x_kimpath", "theirs × theirs", cm07, kg["path"], args.their_games, ("path", "glove50_07")),
