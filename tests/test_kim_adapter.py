@@ -194,3 +194,10 @@ def test_bench_kim2019_plays_their_interfaces_both_ways_with_sources_in_the_resu
     assert res.exit_code == 0, res.stderr
     data = json.loads(res.stdout)
     assert data["errors"] == 0 and data["agents"]["spymaster"] == "glove50:warn_cards=0"
+
+
+def test_bench_refuses_a_missing_wordlist_file_in_one_line():
+    res = CliRunner().invoke(app, ["bench", "kim2019", "--games", "1", "--spymaster", "glove50", "--guesser", "random",
+                                   "--wordlist", str(POOL.with_name("missing.txt"))])
+    assert res.exit_code == 2
+    assert "--wordlist: no word list file" in res.stderr and "Traceback" not in res.stderr

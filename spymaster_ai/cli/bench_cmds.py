@@ -403,6 +403,12 @@ def _one_team(game: str, doc: str) -> None:
     ) -> None:
         def run() -> None:
             specs, options = lineup(game, spymaster, guesser), _options(legality=legality, lang=lang, wordlist=wordlist)
+            from ..rules.wordlists import load_words
+
+            try:
+                load_words(wordlist)  # a missing file or list: one line now, not a traceback at the first deal
+            except ValueError as exc:
+                raise BadInput(f"--wordlist: {exc}") from exc
             if preset is not None:
                 from ..agents.registry import AgentSpecError
                 from ..sim.presets import apply_preset
