@@ -132,7 +132,8 @@ READING = [
     "GloVe-50 codemaster's cells (10-17%, 30 games each) and their 27 codemasters pooled (20-22%); their "
     "best single 30-game cells with these guessers (word2vec or word2vec+GloVe codemasters) reach 33-37%, "
     "within sampling noise of ours. Our `wordnet` spymaster (a knowledge-graph model, not a corpus one) "
-    "wins 40% with their path guesser, a higher rate than any published cell of that guesser (at most 10 of 30, 33%).",
+    "wins 40-50% with their path, wup and lch guessers, a higher rate than any published cell of those "
+    "guessers (at most 11 of 30, 37%).",
     "- Their codemaster with our glove50 guesser wins less often and in more turns than with its own "
     "guesser: our guesser is not the codemaster's mirror either (it stops below a confidence threshold and "
     "weighs earlier clues), so the codemaster's certainty does not carry over.",
