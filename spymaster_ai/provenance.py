@@ -10,8 +10,8 @@ wrote byte-identical result files (the determinism tests check 1 against 2 proce
 JSON report records these versions, so such a difference can be told from a change of code.
 
 The same holds for the user's own files an agent spec names (``vectors:PATH``, a plug-in
-``path/file.py:Class``): the spec is the same string whatever the file holds, so every game
-result also records the sha256 of each such file (:func:`source_hashes`), and a resumed run
+``path/file.py:Class``, a Kim et al. bot ``kim:path/file.py:Class``): the spec is the same
+string whatever the file holds, so every game result also records the sha256 of each such file (:func:`source_hashes`), and a resumed run
 whose file changed is refused rather than joining two models' games in one table.
 """
 
@@ -117,13 +117,15 @@ def _pieces(spec: str) -> Iterator[str]:
 
 def source_files(spec: str) -> dict[str, Path]:
     """The user's files an agent spec names, by the name as written in the spec:
-    ``vectors:PATH`` -> PATH, ``path/file.py:Class`` -> path/file.py (files that exist only)."""
+    ``vectors:PATH`` -> PATH, ``path/file.py:Class`` and ``kim:path/file.py:Class`` ->
+    path/file.py (files that exist only)."""
     out: dict[str, Path] = {}
     for piece in _pieces(spec):
         if piece.startswith("vectors:"):
             path = Path(piece[len("vectors:"):]).expanduser()
         else:
-            match = _PLUGIN.match(piece)
+            # ``kim:path/file.py:Class`` (a Kim et al. framework bot): its source, as a plug-in's.
+            match = _PLUGIN.match(piece[len("kim:"):] if piece.startswith("kim:") else piece)
             if match is None:
                 continue
             path = Path(match["file"]).expanduser()

@@ -14,7 +14,7 @@ from docs_numbers import ROOT, Block, all_blocks, blocks, check_block, documents
 # Measurements that no committed results file holds (design screens recorded in the commit
 # log, timings taken by hand). Each is marked <!-- unsourced: why -->. A new one changes this
 # count, so it is a decision made in review, never a figure that slipped in.
-UNSOURCED_BLOCKS = 20
+UNSOURCED_BLOCKS = 21  # + the Kim adapter's hand profile (docs/kim_framework.md)
 
 
 def _check(text: str, root: Path = ROOT, path: str = "doc.md") -> list[str]:

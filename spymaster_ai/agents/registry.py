@@ -6,7 +6,9 @@ own class must plug in the same way as the built-in agents.
 A spec is ``NAME[:key=value,...]``. NAME is a built-in agent (``robust``, ``closest``,
 ``random``), an embedding name (``minilm``, ``glove50``, ``ensemble:a+b``...: the embedding
 spymaster or guesser on that model), or ``package.module:ClassName`` (also
-``path/to/file.py:ClassName``) for a class implementing the protocol. Values are parsed as
+``path/to/file.py:ClassName``) for a class implementing the protocol, or
+``kim:path/to/file.py:ClassName`` for a bot written for Kim et al.'s framework
+(``agents.kim_adapter``). Values are parsed as
 bool (true/false), int, float, ``none``, else kept as strings. See docs/agents.md.
 
 ``isolate``: None (the default) builds a researcher's class (``package.module:ClassName``,
@@ -74,6 +76,7 @@ AGENT_NAMES: dict[str, str] = {
     "minilm": "spymaster or guesser on MiniLM (all-MiniLM-L6-v2); the default",
     "glove50": "spymaster or guesser on GloVe 6B 50d",
     "mpnet": "spymaster or guesser on all-mpnet-base-v2 (extra install)",
+    "kim": "spymaster or guesser: a bot written for Kim et al.'s framework, run unchanged (kim:PATH/file.py:Class[:glove=glove50]; docs/kim_framework.md)",
     "llm": "spymaster or guesser: a chat model behind any OpenAI-compatible endpoint (llm:model=NAME,base_url=URL; docs/llm.md)",
 }
 
@@ -465,7 +468,36 @@ def _import_class(name: str, spec: str) -> type:
     return cls
 
 
+def _kim(name: str, params: dict[str, Any], spec: str, role: str, load: Any) -> Any:
+    """A bot written for Kim et al.'s framework (``kim:PATH/file.py:Class``), through
+    ``agents.kim_adapter``; ``glove=`` names the vectors it gets as ``glove_vecs``, every other
+    parameter is passed to its constructor as their ``Game`` passes ``cm_kwargs``."""
+    from .kim_adapter import KimCodemaster, KimGuesser, kim_source
+
+    adapter = KimCodemaster if role == "spymaster" else KimGuesser
+    try:
+        path, class_name = kim_source(name)
+    except ValueError as exc:
+        raise AgentSpecError(f"agent spec {spec!r}: {exc}") from exc
+    if not path.is_file():
+        raise AgentSpecError(f"agent spec {spec!r}: no file {path}")
+    glove = params.get("glove", "glove50")
+    if glove is not None and not isinstance(glove, str):
+        raise AgentSpecError(f"agent spec {spec!r}: glove is an embedding name or none, got {glove!r}")
+    values = {"path": str(path), "class_name": class_name, **params}
+    if load is RESOLVE:
+        return _resolved(adapter, values)
+    if not load:
+        return adapter
+    try:
+        return adapter(**values)
+    except Exception as exc:  # their code failed to import or build: say where, in one line
+        raise AgentSpecError(f"agent spec {spec!r}: loading {class_name} raised {type(exc).__name__}: {exc}") from exc
+
+
 def _custom(name: str, params: dict[str, Any], spec: str, protocol: type, role: str, load: bool = True) -> Any:
+    if name.startswith("kim:"):
+        return _kim(name, params, spec, role, load)
     cls = _import_class(name, spec)
     checked = _check(cls, spec, params, coerce=False)
     if load is RESOLVE:

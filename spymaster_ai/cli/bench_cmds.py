@@ -281,6 +281,10 @@ AllowErrorsOpt = typer.Option(
     help="Exit 0 even if games ended on an agent error (they count as losses); without it such a run exits 3.",
 )
 LegalityOpt = typer.Option("strict", "--legality", help="strict (an illegal clue is an agent error), penalty, off.")
+PresetOpt = typer.Option(None, "--preset", help="Another paper's rules (kim2019: Kim et al.'s framework: no clue check, "
+                         "no zero-clue opener from our spymasters; sim/presets.py). Overrides --legality.")
+BenchWordlistOpt = typer.Option("classic", "--wordlist", metavar="NAME|FILE.txt",
+                                help="Board word list: a shipped list's name or a file, one card a line.")
 ProgressOpt = typer.Option(None, "--progress/--no-progress", help="Progress bar on stderr (default: when a terminal).")
 SpymasterOpt = typer.Option(DEFAULT_AGENT, "--spymaster", help="Spymaster agent spec.")
 GuesserOpt = typer.Option(DEFAULT_AGENT, "--guesser", help="Guesser agent spec.")
@@ -395,15 +399,34 @@ def _one_team(game: str, doc: str) -> None:
         isolate: Optional[bool] = IsolateOpt,
         lang: str = LangOpt,
         match: Optional[int] = MatchOpt, only_match: Optional[int] = OnlyMatchOpt, allow_errors: bool = AllowErrorsOpt,
+        preset: Optional[str] = PresetOpt, wordlist: str = BenchWordlistOpt,
     ) -> None:
-        _guarded(
-            lambda: _bench(
-                game, lineup(game, spymaster, guesser), _options(legality=legality, lang=lang), games=games, seed=seed,
+        def run() -> None:
+            specs, options = lineup(game, spymaster, guesser), _options(legality=legality, lang=lang, wordlist=wordlist)
+            from ..rules.wordlists import load_words
+
+            try:
+                load_words(wordlist)  # a missing file or list: one line now, not a traceback at the first deal
+            except ValueError as exc:
+                raise BadInput(f"--wordlist: {exc}") from exc
+            if preset is not None:
+                from ..agents.registry import AgentSpecError
+                from ..sim.presets import apply_preset
+
+                try:
+                    specs, options = apply_preset(preset, game, specs, options)
+                except AgentSpecError:
+                    raise
+                except ValueError as exc:
+                    raise BadInput(str(exc)) from exc
+            _bench(
+                game, specs, options, games=games, seed=seed,
                 jobs=jobs, out=out, results=results, only_game=only_game, as_json=as_json, progress=progress,
                 backend=backend, address=address, isolate=isolate, match=match, only_match=only_match,
                 allow_errors=allow_errors,
             )
-        )
+
+        _guarded(run)
 
     command.__doc__ = doc
     command.__name__ = f"bench_{game}"

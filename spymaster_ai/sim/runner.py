@@ -48,7 +48,7 @@ from typing import Any, Callable, Container, ContextManager, Iterable, Iterator,
 import numpy as np
 
 from ..files import atomic_writer, check_readable, hold_file, write_target
-from ..provenance import changed_sources, code_version, differences, environment, source_hashes
+from ..provenance import changed_sources, code_version, differences, environment, file_sha256, source_hashes
 from .backends import Backend, BackendError, ChunkJob, WorkerLostError, make_backend
 from .metrics import Tally
 from .play import ROLES, GameResult, PlayOptions, play_game, play_match
@@ -609,6 +609,10 @@ def run_games(
         # The user's files the specs name (vectors:PATH, file.py:Class), hashed once the file is
         # held: every line records them, and a file that changed since is refused on resume.
         sources = source_hashes(specs)
+        pool = str(opts.get("wordlist", ""))
+        if pool.endswith(".txt") and Path(pool).expanduser().is_file():
+            # A board pool from the user's file (--wordlist FILE.txt) decides every deal.
+            sources = {**sources, f"wordlist:{pool}": file_sha256(Path(pool).expanduser())}
         # Every line records the code and each role's resolved parameters; a resume whose
         # parameters differ (a default changed) is refused, one under another commit is not.
         line_provenance = {"code": code_version(), "parameters": parameters}
