@@ -514,3 +514,28 @@ def test_a_clue_it_cannot_read_takes_the_card_its_key_makes_safest_then_stops(hu
     pick = guesser.next_guess(view)
     assert side[BOARD.index(pick)] == "bystander"  # not BOARD[0], a uniform reading's board-order pick
     assert guesser.next_guess(replace(view, guesses_made=1)) is None  # nothing more to read into it
+
+
+@pytest.mark.models
+def test_past_the_count_only_an_earlier_clues_leftover_is_guessed(human_agents, monkeypatch):
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import ClueHistoryEntry
+
+    _, guesser = human_agents
+    side = _side(green=("doctor", "nurse", "moon", "sun", "bank", "money", "river", "apple", "tree"),
+                 black=("crab", "king", "queen"))
+    # HOSPITAL: 2 found DOCTOR and NURSE; nothing earlier is open, so a third card is a blind one
+    done = ClueHistoryEntry(giver="A", clue=Clue("hospital", 2), guesses=("doctor", "nurse"),
+                            outcomes=("green", "green"))
+    view = replace(_duet_guess_view(side, ("hospital", 2), guesses_made=2), history=(done,),
+                   visible=tuple(w for w in BOARD if w not in ("doctor", "nurse")))
+    monkeypatch.setattr(type(guesser), "_earlier_meant", lambda self, view, best: 1.0)  # the rule before
+    blind = guesser.next_guess(view)
+    monkeypatch.undo()
+    assert guesser.next_guess(view) is None
+    # an earlier clue's open leftover may still be taken past the count
+    sky = ClueHistoryEntry(giver="A", clue=Clue("sky", 2), guesses=("sun",), outcomes=("green",))
+    later = replace(view, history=(sky, done), visible=tuple(w for w in view.visible if w != "sun"))
+    meant = {w: guesser._earlier_meant(later, BOARD.index(w)) for w in later.visible}
+    assert max(meant, key=meant.get) in ("moon", "star") and meant["moon"] > 10 * meant["bank"]
+    assert blind is not None  # the rule before took a third card no clue still asked for

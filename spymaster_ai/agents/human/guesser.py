@@ -287,7 +287,22 @@ class HumanGuesser:
             return None  # a careful person takes no later card that may end the game
         if within:
             return card if self._value(view, risks) > 0 else None
+        p_right = min(p_right, self._earlier_meant(view, best))
+        risks = self._risks(view, card, p_right)
         return card if p_right >= self.bonus_p and self._value(view, risks) > 0 else None
+
+    def _earlier_meant(self, view: GuesserView, best: int) -> float:
+        """Past the count, the chance that an earlier clue still open meant card ``best``:
+        min(1, k p), k the cards it still asks for, p the reader's share of the card for it.
+
+        Why: a guess past the count is only for an earlier clue's leftover, yet the stop
+        rule's chance reads high for whatever card tops the current clue's reading once its
+        cards are gone (a Vietnamese playtest: TRÁI CÂY: 2 found BƯỞI and NHO, then a third
+        guess took the assassin KHOAI TÂY, which the AI's own reading gave 2%)."""
+        chances = [min(1.0, max(e.clue.count - e.found, 0) * float(self.probabilities(view, e.clue.word)[best]))
+                   for e in view.history
+                   if e.unfinished and e.clue != view.clue and e.clue.count > 0 and self.reader.reads(e.clue.word)]
+        return max(chances, default=0.0)
 
     def _unread_guess(self, view: GuesserView) -> Optional[str]:
         """The guess the rules force for a clue I cannot read: the card my side of the key
