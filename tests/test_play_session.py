@@ -832,7 +832,10 @@ def test_the_person_is_told_when_the_ai_cannot_read_their_clue() -> None:
     game, labels = new_game(settings)
     session = Session(settings, game, {"b_spymaster": ScriptedSpymaster(), "b_guesser": UnreadingGuesser()}, labels)
     word = next(w for w in ("zebra", "violin", "planet") if all(w not in c for c in game.words))
-    session.answer(f"{word} 2")
+    first = session.answer(f"{word} 2")  # offered back once: nothing is played
+    assert not first.moved and any(f"does not know the word {word.upper()}" in e.text for e in first.events)
+    assert not [a for a in session.game.actions if a["type"] == "clue"]
+    session.answer(f"{word} 2")  # the same clue again: given anyway
     said = [e.text for e in session.advance() if e.kind == "ai"]
     assert any(f"does not know the word {word.upper()}" in t for t in said), said
     session = Session(settings, new_game(settings)[0], agents_for(settings), labels)

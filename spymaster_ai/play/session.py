@@ -150,6 +150,7 @@ class Session:
         self.error: Optional[str] = None
         self.mismatches = 0  # past AI decisions that came out differently on resume
         self._sd_handover = False  # Duet sudden death: the person asked the AI to guess next
+        self._unread_offered: Optional[str] = None  # a clue word the AI cannot read, offered back once
         self._announced: set[str] = set()
         self._replaying = False
         # learns the person from their guesses (``observe_guess(view, card)``) and, if it has
@@ -258,6 +259,11 @@ class Session:
             move = self._read(prompt, line, command)
         except InputError as exc:
             reply.events.append(Event("error", str(exc)))
+            return reply
+        if move.kind == "clue" and self._unread_by_partner(move.clue):
+            reply.events.append(Event("error", f"The AI does not know the word {move.clue.word.upper()}, so it could "
+                                               "only guess blindly. Type another clue, or the same clue again to "
+                                               "give it anyway."))
             return reply
         if move.note:
             reply.events.append(Event("info", move.note))
@@ -426,6 +432,21 @@ class Session:
         """The player plays with the human: the Duet partner, the solo teammate, or a player
         of the human's team (not the other team's AI)."""
         return self.is_duet or self.settings.solo or actor.team is Team(self.settings.team)
+
+    def _unread_by_partner(self, clue: Clue) -> bool:
+        """Whether the AI guesser of the person's clue cannot read its word, the first time
+        this word is typed (a second time gives it anyway). Why: a Vietnamese playtest lost on
+        SUY NGHĨ: 2, a word outside the glossary: the forced blind guess was the assassin."""
+        if clue.is_zero:
+            return False
+        role = "b_guesser" if self.is_duet else f"{self.settings.team}_guesser"
+        agent = self.agents.get(role)
+        reads = getattr(agent, "reads", None)
+        word = clue.word.strip().lower()
+        if not callable(reads) or reads(clue.word) or self._unread_offered == word:
+            return False
+        self._unread_offered = word
+        return True
 
     def _who(self, actor: _Actor) -> str:
         """How a player is named in messages."""
