@@ -539,3 +539,21 @@ def test_past_the_count_only_an_earlier_clues_leftover_is_guessed(human_agents, 
     meant = {w: guesser._earlier_meant(later, BOARD.index(w)) for w in later.visible}
     assert max(meant, key=meant.get) in ("moon", "star") and meant["moon"] > 10 * meant["bank"]
     assert blind is not None  # the rule before took a third card no clue still asked for
+
+
+@pytest.mark.models
+def test_in_sudden_death_a_card_a_clue_still_means_comes_before_the_key_table(human_agents):
+    from copy import copy
+
+    _, guesser = human_agents
+    position, trap, meant_cards = RECORDED_SUDDEN_DEATHS["ice"]
+    view = _recorded_position(*position)
+    strict = copy(guesser)
+    strict.leftover_evoke = 100.0  # no card calls a clue to mind plainly enough: no open leftover
+    assert not strict.sudden_death_leftovers(view)
+    _, meant = strict._sudden_death_reading(view)
+    clued = {w for w, m in meant.items() if m >= strict.leftover_min}
+    assert clued and trap not in clued
+    assert strict.next_guess(view) in clued  # SNOWFLAKE: two clues meant it
+    strict.clued_first = False
+    assert strict.next_guess(view) == trap  # the key table alone: BICYCLE, as the playtest lost
