@@ -182,3 +182,13 @@ def test_the_messages_box_is_scrolled_to_its_newest_line_whenever_the_board_is_d
     assert "log.scrollTop = log.scrollHeight" in js
     bind = js.split("function bind() {")[1]
     assert bind.lstrip().startswith("scrollLog();")  # bind() runs on load and after every redraw
+
+
+def test_a_new_game_takes_its_numbers_in_the_digits_0_to_9_only(db):
+    with client_for(db) as client:
+        for field, value in (("tokens", "\u0663"), ("seed", "\u0663"), ("seed", "\uff11\uff12")):  # ٣, １２
+            r = client.post("/api/games", json={"mode": "duet", "seed": "1", field: value})
+            assert r.status_code == 400 and "digits 0-9" in r.json()["error"], r.text
+            page = client.post("/games", data={"mode": "duet", "seed": "1", field: value})
+            assert page.status_code == 400 and "digits 0-9" in page.text
+        assert client.app.state.hub.store.count() == 0

@@ -82,10 +82,13 @@ def _int_or_none(value: Any, name: str) -> Optional[int]:
         return None
     if isinstance(value, bool):
         raise BadRequest(f"{name} must be a whole number")
+    text = str(value).strip()
+    if not text.lstrip("+-").isascii():  # int() reads any script's digits: ٣ and １２ too
+        raise BadRequest(f"{name}: write the number with the digits 0-9, got {text[:20]!r}")
     try:
-        return int(str(value).strip())
+        return int(text)
     except ValueError:
-        raise BadRequest(f"{name} must be a whole number, got {str(value)[:20]!r}") from None
+        raise BadRequest(f"{name} must be a whole number, got {text[:20]!r}") from None
 
 
 def settings_from_form(form: dict, default_agent: str = "human") -> PlaySettings:
