@@ -72,13 +72,16 @@ class HumanGuesser:
     games: 25.0% won at 1.0, 21.7% at 2.0).
     ``classic_meant``: in classic, cap a later card's chance of being right by how much the
     clue meant it (:meth:`_classic_meant`); false gives the stop rule's chance alone.
+    ``duet_meant``: the same cap in Duet. An English playtest of 2026-12-05: five second
+    guesses on people's 2-clues at 1-21% by the reader, none right, two of them assassins
+    (BANDIT for MUSIC, STORM for ISLAND), where a person stops.
     """
 
     def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
                  wrong_cost: float = 0.4, duet_wrong_cost: float = 0.4, bonus_p: float = 0.85, memory: float = 0.3,
                  min_evoke: float = 1.0, read_declines: bool = True, max_black: float = 1.0,
                  leftovers_first: bool = True, plainest_first: bool = True, leftover_min: float = 0.3,
-                 leftover_evoke: float = 1.0, clued_first: bool = True,
+                 leftover_evoke: float = 1.0, clued_first: bool = True, duet_meant: bool = True,
                  classic_meant: bool = True) -> None:
         for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost),
                             ("duet_wrong_cost", duet_wrong_cost), ("memory", memory)):
@@ -101,6 +104,7 @@ class HumanGuesser:
         self.leftover_min = float(leftover_min)
         self.leftover_evoke = float(leftover_evoke)
         self.clued_first = bool(clued_first)
+        self.duet_meant = bool(duet_meant)
         self.bonus_p = float(bonus_p)
         self.memory = float(memory)
         self.min_evoke = float(min_evoke)
@@ -282,7 +286,7 @@ class HumanGuesser:
             return card
         if self.evoke(view, card, clue.word) < self.min_evoke:
             return None
-        if within and view.game != "duet" and self.classic_meant:
+        if within and (self.classic_meant if view.game != "duet" else self.duet_meant):
             p_right = min(p_right, self._classic_meant(view, best, clue))
         risks = self._risks(view, card, p_right)  # once: in Duet it reads every refusal
         if risks[1] > self.max_black:
