@@ -557,3 +557,18 @@ def test_in_sudden_death_a_card_a_clue_still_means_comes_before_the_key_table(hu
     assert strict.next_guess(view) in clued  # SNOWFLAKE: two clues meant it
     strict.clued_first = False
     assert strict.next_guess(view) == trap  # the key table alone: BICYCLE, as the playtest lost
+
+
+@pytest.mark.models
+def test_in_duet_a_later_card_the_clue_barely_meant_is_not_taken(human_agents):
+    from copy import copy
+
+    _, guesser = human_agents
+    side = _side(green=("doctor", "nurse", "moon", "sun", "bank", "money", "river", "apple", "tree"),
+                 black=("crab", "king", "queen"))
+    # MUSIC: 2 and one card taken: nothing on the board is music but a PHONE's ring
+    view = replace(_duet_guess_view(side, ("music", 2), guesses_made=1), visible=tuple(w for w in BOARD if w != "star"))
+    loose = copy(guesser)
+    loose.duet_meant = False
+    assert loose.next_guess(view) == "phone"  # the stop rule alone reads ~0.76 for any top card
+    assert guesser.next_guess(view) is None  # a careful person stops: the clue barely meant it
