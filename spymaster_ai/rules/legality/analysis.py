@@ -72,14 +72,6 @@ class _Text:
 _NONE: frozenset[str] = frozenset()
 
 
-@lru_cache(maxsize=1)
-def _english_cards() -> frozenset[str]:
-    """The shipped English cards: words, whatever the lexicon lacks."""
-    from ..wordlists import load_words
-
-    return frozenset(load_words("classic"))
-
-
 @lru_cache(maxsize=1 << 17)
 def _analyse(raw: str) -> _Text:
     shown = normalise_word(raw)
@@ -89,9 +81,8 @@ def _analyse(raw: str) -> _Text:
         acronym, text = "dotted", text.replace(".", "")
     elif text in KNOWN_ACRONYMS:
         acronym = "known"
-    elif (_CAPITALS.fullmatch(str(raw).strip()) and text not in _FUNCTION_WORDS and _lexicon_lemmas(text) is None
-          and text not in _english_cards()):
-        acronym = "capitals"  # a card (TRUNK: not in lemminflect's lexicon) typed in capitals is the card
+    elif _CAPITALS.fullmatch(str(raw).strip()) and text not in _FUNCTION_WORDS and _lexicon_lemmas(text) is None:
+        acronym = "capitals"
     if not text:
         return _Text(shown, (), (RULE_NOT_A_WORD, "the clue is empty"), "", "", _NONE, _NONE, _NONE)
     if text.isdecimal():

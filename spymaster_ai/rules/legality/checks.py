@@ -181,6 +181,12 @@ def _violation(clue: _Text, board: _Board, options: LegalityOptions, count: int 
     if clue.problem:
         rule, reason = clue.problem
         return Verdict(False, rule, None, reason)
+    # a board word first: a visible card typed in capitals is that card, even one the lexicon
+    # lacks (hypothesis found TRUNK read as an acronym)
+    if not options.pictures or options.strict_captions:
+        found = _board_violation(clue, board)
+        if found:
+            return found
     if clue.acronym and not options.acronyms:
         return Verdict(
             False,
@@ -188,10 +194,6 @@ def _violation(clue: _Text, board: _Board, options: LegalityOptions, count: int 
             None,
             f'"{clue.shown.upper()}" {_ACRONYM_HOW[clue.acronym]} (rule 4: acronyms are allowed only as a game option)',
         )
-    if not options.pictures or options.strict_captions:
-        found = _board_violation(clue, board)
-        if found:
-            return found
     one_word = clue.place or options.multi_word or (options.proper_names and clue.name)
     if len(clue.tokens) > 1 and not one_word:
         if options.proper_names:
