@@ -77,7 +77,7 @@ def _base_form(gloss: "Glossary", key: str) -> str | None:
         lemma = simplemma.lemmatize(key, lang="de").lower()
         if lemma in gloss.senses:
             return lemma
-        folded = [k for k in _folded(gloss) .get(de_fold(key), ())]
+        folded = _folded(gloss).get(de_fold(key), ())
         return folded[0] if len(folded) == 1 else None
     if lang == "fa":
         from ..rules.lang.persian import _stems
@@ -97,14 +97,20 @@ def _base_form(gloss: "Glossary", key: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=8)
-def _folded(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
-    from ..rules.lang.normalise import de_fold
-
+def _keys_by(gloss: "Glossary", spelling) -> dict[str, tuple[str, ...]]:
+    """The glossary's keys grouped by another spelling of them (``spelling(key)``)."""
     out: dict[str, list[str]] = {}
     for key in gloss.senses:
-        out.setdefault(de_fold(key), []).append(key)
+        out.setdefault(spelling(key), []).append(key)
     return {k: tuple(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=8)
+def _folded(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
+    """Keys by their German ae/oe/ue/ss folding."""
+    from ..rules.lang.normalise import de_fold
+
+    return _keys_by(gloss, de_fold)
 
 
 @lru_cache(maxsize=8)
@@ -112,21 +118,17 @@ def _tone_placed(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
     """Keys by their tone-placement-free form: "hoà bình" finds "hòa bình" (RULES.md §4)."""
     from ..rules.lang.normalise import vi_tone_key
 
-    out: dict[str, list[str]] = {}
-    for key in gloss.senses:
-        out.setdefault(vi_tone_key(key), []).append(key)
-    return {k: tuple(v) for k, v in out.items()}
+    return _keys_by(gloss, vi_tone_key)
 
 
 @lru_cache(maxsize=8)
 def _stripped(gloss: "Glossary") -> dict[str, tuple[str, ...]]:
+    """Keys by their spelling without Vietnamese marks; cards and clue words first, so a
+    rarer read word (BỤT) never hides BÚT."""
     from ..rules.lang.vietnamese import strip_marks
 
-    out: dict[str, list[str]] = {}
-    for key in gloss.senses:
-        out.setdefault(strip_marks(key), []).append(key)
-    given = set(gloss.words)  # cards and clue words first: a rarer read word (BỤT) never hides BÚT
-    return {k: tuple(w for w in v if w in given) or tuple(v) for k, v in out.items()}
+    given = set(gloss.words)
+    return {k: tuple(w for w in v if w in given) or v for k, v in _keys_by(gloss, strip_marks).items()}
 
 
 def parse_glossary(lang: str, text: str, source: str = "glossary") -> Glossary:

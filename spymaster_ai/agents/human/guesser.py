@@ -306,9 +306,13 @@ class HumanGuesser:
         cards are gone (a Vietnamese playtest: TRÁI CÂY: 2 found BƯỞI and NHO, then a third
         guess took the assassin KHOAI TÂY, which the AI's own reading gave 2%)."""
         chances = [min(1.0, max(e.clue.count - e.found, 0) * float(self.probabilities(view, e.clue.word)[best]))
-                   for e in view.history
-                   if e.unfinished and e.clue != view.clue and e.clue.count > 0 and self.reader.reads(e.clue.word)]
+                   for e in self._open_clues(view)]
         return max(chances, default=0.0)
+
+    def _open_clues(self, view: GuesserView) -> list:
+        """Earlier clues (not the current one) that still ask for cards, and that I can read."""
+        return [e for e in view.history
+                if e.unfinished and e.clue != view.clue and e.clue.count > 0 and self.reader.reads(e.clue.word)]
 
     def _unread_guess(self, view: GuesserView) -> Optional[str]:
         """The guess the rules force for a clue I cannot read: the card my side of the key
@@ -323,8 +327,8 @@ class HumanGuesser:
         if not mask.any():
             return None
         table = self._partner_side(view)
-        earlier = [e.clue.word for e in view.history if e.unfinished and e.clue.count > 0 and self.reader.reads(e.clue.word)]
-        p = np.max([self.probabilities(view, w) for w in earlier], axis=0) if earlier else mask / mask.sum()
+        earlier = self._open_clues(view)
+        p = np.max([self.probabilities(view, e.clue.word) for e in earlier], axis=0) if earlier else mask / mask.sum()
         best, value = None, -np.inf
         for i in np.flatnonzero(mask):
             green, black = table.get(view.words[i], (_BASE_GREEN, _BASE_BLACK))
