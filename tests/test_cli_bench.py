@@ -111,6 +111,22 @@ def test_replay_refuses_a_line_whose_outcome_its_moves_contradict(tmp_path):
     assert "won=False" in res.stderr and "its moves give won=True" in res.stderr
 
 
+def test_replay_refuses_a_line_whose_turns_its_moves_contradict(tmp_path):
+    """A forged turn count (checksum recomputed) in range is still not the game's: replay
+    counts the turns its moves give, so the line's figure must match them."""
+    results = tmp_path / "duet.jsonl"
+    res = invoke("bench", "duet", "--games", 1, "--seed", 5, "--spymaster", PERFECT_SPY, "--guesser", PERFECT_GUESS,
+                 "--results", results, "--json")
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(results.read_text())
+    assert invoke("bench", "replay", results, "--index", 0).exit_code == 0
+    data["turns"] += 1
+    results.write_text(dump_result_line(data) + "\n")
+    res = invoke("bench", "replay", results, "--index", 0)
+    assert res.exit_code == 2 and "verified" not in res.stdout and "Traceback" not in res.stderr
+    assert f"turns={data['turns']}; its moves give" in res.stderr
+
+
 @pytest.mark.parametrize("game", ["duet", "classic", "solo", "kim2019", "pictures"])
 def test_the_outcome_of_every_saved_game_is_the_one_its_moves_replay_to(tmp_path, game):
     """The figures come from the lines; the lines' outcomes must be what their moves give."""

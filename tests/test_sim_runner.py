@@ -404,13 +404,17 @@ def test_a_run_that_fails_before_its_first_game_leaves_no_empty_results_file(tmp
     "field, value, message",
     [("turns", "abc", "'turns' must be an integer"), ("won", "yes", "'won' must be true or false"),
      ("agents", {"spymaster": 3}, "'agents' must map roles"), ("record", "x", "'record' must be a JSON object"),
-     ("score", [1], "'score' must be an integer or a number or null")],
+     ("score", [1], "'score' must be an integer or a number or null"),
+     # the right type, but no game gives it (they shifted a resumed run's figures)
+     ("turns", -5, "'turns' must not be negative"), ("loss_cause", "bogus", "'loss_cause' must be one of"),
+     ("score", 1e308, "'score' must be a number from 0 to"), ("words_per_clue", float("nan"), "'words_per_clue' must be"),
+     (None, {"won": True, "loss_cause": "assassin"}, "says won but names the loss cause")],
 )
 def test_a_forged_result_line_with_a_recomputed_checksum_is_refused_naming_the_field(tmp_path, field, value, message):
     """issue 41 item 10: the checksum is unkeyed, so a forged line passes it ("turns":"abc"
     was a traceback in the summary); each field's type is checked as the line is read."""
     _, p = run(tmp_path, "r.jsonl", games=6, indices=[0, 1, 2])
-    _rewrite(p, lambda data: data.update({field: value}))  # checksums recomputed
+    _rewrite(p, lambda data: data.update({field: value} if field else value))  # checksums recomputed
     before = p.read_bytes()
     with pytest.raises(ResultsFileError, match=rf"{re.escape(str(p))} line 1 is not a game result .*{re.escape(message)}"):
         run(tmp_path, "r.jsonl", games=6)

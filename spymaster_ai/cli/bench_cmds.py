@@ -446,14 +446,17 @@ def _outcome_contradiction(found: Any, game: Any) -> Optional[str]:
     """
     from ..rules.cards import Team
     from ..rules.duet import DuetGame
+    from ..sim.summaries import game_turns
 
     if found.error is not None:
         return None
     won = game.winner is True if isinstance(game, DuetGame) else game.winner is Team.RED
     cause = None if won else (game.loss_cause.value if game.loss_cause is not None else None)
-    if (found.won, found.loss_cause) == (won, cause):
+    turns = game_turns(found.game, game, won)
+    if (found.won, found.loss_cause, found.turns) == (won, cause, turns):
         return None
-    return f"it says won={found.won}, loss_cause={found.loss_cause!r}; its moves give won={won}, loss_cause={cause!r}"
+    return (f"it says won={found.won}, loss_cause={found.loss_cause!r}, turns={found.turns}; "
+            f"its moves give won={won}, loss_cause={cause!r}, turns={turns}")
 
 
 @bench_app.command("replay")

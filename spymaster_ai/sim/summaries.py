@@ -9,11 +9,13 @@ line must read back exactly as written (:meth:`GameResult.from_json` checks ever
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Mapping, Optional
 
 from ..provenance import environment
 from ..rules.cards import Team
+from ..rules.moves import LossCause
 from .game_kinds import KIM2019_LOSS_TURNS, PICTURE_GAMES, PlayOptions
 from .table import _Fault, _Tally
 
@@ -84,6 +86,7 @@ class GameResult:
                 raise ValueError(f"game result field {key!r} must be {want}, got {value!r:.60}")
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in data["agents"].items()):
             raise ValueError("game result field 'agents' must map roles to agent specs (strings)")
+        _check_domain(data)
         return cls(**{k: data[k] for k in names if k in data})
 
 
@@ -97,6 +100,29 @@ _RESULT_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
     "extra": ((dict,), False), "options": ((dict,), False), "record": ((dict,), False), "environment": ((dict,), True),
     "sources": ((dict,), True), "provenance": ((dict,), True),
 }
+_COUNTS = ("seed", "index", "turns", "clues", "announced", "correct", "invalid_clues")
+_CAUSES = frozenset(c.value for c in LossCause) | {"error"}
+
+
+def _check_domain(data: Mapping[str, Any]) -> None:
+    """Refuse a value of the right type that no game can give (turns -5, loss cause "bogus",
+    score 1e308). Why: a forged line with a recomputed checksum would otherwise shift the
+    figures of a resumed run (issue 41's probe)."""
+    for key in _COUNTS:
+        if data[key] < 0:
+            raise ValueError(f"game result field {key!r} must not be negative, got {data[key]}")
+    cause = data["loss_cause"]
+    if cause is not None and cause not in _CAUSES:
+        raise ValueError(f"game result field 'loss_cause' must be one of {', '.join(sorted(_CAUSES))} or null, got {cause!r:.60}")
+    if data["won"] and cause is not None:
+        raise ValueError(f"game result says won but names the loss cause {cause!r}")
+    for key in ("score", "words_per_clue"):
+        value = data.get(key)
+        if value is not None and not (math.isfinite(value) and 0 <= value <= _MAX_FIGURE):
+            raise ValueError(f"game result field {key!r} must be a number from 0 to {_MAX_FIGURE}, got {value!r:.60}")
+
+
+_MAX_FIGURE = 1000  # far above any score or words per clue a 25-card game can give
 _KIND_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "a JSON object"}
 
 
@@ -114,6 +140,17 @@ def _cards_extra(kind: str, options: PlayOptions) -> dict:
     if kind not in PICTURE_GAMES:
         return {}
     return {"cards": "pictures" if options.picture_cards else "words"}
+
+
+def game_turns(kind: str, game: Any, won: bool) -> int:
+    """A game's length as results lines count it: both teams' turns in two-team games, the
+    team's own in solo, the Duet turns played; kim2019 counts a loss as ``KIM2019_LOSS_TURNS``."""
+    if kind == "duet":
+        return int(game.turns_played)
+    if kind in ("solo", "kim2019", "pictures_solo"):
+        played = int(game.turns.get(Team.RED, 0))
+        return played if kind != "kim2019" or won else KIM2019_LOSS_TURNS
+    return sum(int(game.turns.get(t, 0)) for t in Team)
 
 
 def two_teams_outcome(kind: str, options: PlayOptions, game: Any, starting: Team, tallies: Mapping[Team, _Tally],
