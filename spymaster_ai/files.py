@@ -95,7 +95,7 @@ def check_readable(path: PathLike, error: type[Exception] = UnsafeFileError) -> 
     except OSError:
         return path  # missing or unreadable: the read itself reports it
     if not stat.S_ISREG(mode):
-        raise _refuse(path, Path(os.path.realpath(path)), mode, error)
+        raise _refuse(path, Path(os.path.realpath(path)) if path.is_symlink() else path, mode, error)
     return path
 
 

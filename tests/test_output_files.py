@@ -256,3 +256,17 @@ def test_a_summary_that_cannot_be_written_at_the_end_goes_to_stdout(tmp_path, mo
     res = invoke("tournament", "--game", "duet", "--games", 1, "--spymasters", RANDOM_SPY, "--guessers", RANDOM_GUESS,
                  "--markdown", md)
     assert res.exit_code == 1 and "--markdown: cannot write" in res.stderr and "| " in res.stdout
+
+
+def test_a_refused_path_names_a_link_only_when_it_is_one(tmp_path, monkeypatch, no_hang):
+    """`play resume fifo` said "(through the link to /abs/fifo)" for a relative path that was
+    no link (issue 41's probe): the message names a link only for a symbolic link."""
+    pipe = fifo(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UnsafeFileError) as plain:
+        check_readable(Path(pipe.name))
+    assert "named pipe" in str(plain.value) and "link" not in str(plain.value)
+    link = tmp_path / "via"
+    link.symlink_to(pipe)
+    with pytest.raises(UnsafeFileError, match=rf"through the link to {pipe}"):
+        check_readable(link)
