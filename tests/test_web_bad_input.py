@@ -63,6 +63,9 @@ def test_a_foreign_host_header_is_refused_and_never_reflected(db):
             r = client.get("/", headers={"host": host}, follow_redirects=False)
             assert r.status_code == 400 and "evil" not in r.text and "evil" not in r.headers.get("location", "")
         assert client.get("/", headers={"host": "127.0.0.1:8000"}).status_code == 200
+        for host in ("[::1]:8000", "[::1]"):  # IPv6 comes in brackets: docs/web.md lists ::1
+            assert client.get("/", headers={"host": host}).status_code == 200
+        assert client.get("/", headers={"host": "[fe80::1]:8000"}).status_code == 400
         game_id, token, _ = new_game(client, {"mode": "duet", "seed": "31", "first": "human"})
         page = client.get(f"/g/{game_id}", headers={"X-Seat-Token": token, "host": "localhost:8000"}).text
         assert f'value="/g/{game_id}/seat/{token}"' in page and "http://localhost" not in page

@@ -68,6 +68,12 @@ def allowed_hosts_for(host: str) -> list[str]:
     return list(dict.fromkeys([*LOCAL_HOSTS, host]))
 
 
+def _as_host_headers(hosts: Sequence[str]) -> list[str]:
+    """The names as a Host header carries them: an IPv6 address comes in brackets ("[::1]:8000"),
+    so ``::1`` alone would refuse every request made to it (issue 41's probe)."""
+    return list(dict.fromkeys(f"[{h}]" if ":" in h and not h.startswith("[") else h for h in hosts))
+
+
 class BadRequest(Exception):
     """Input the server cannot take (garbled body, bad setting); the message says why."""
 
@@ -177,7 +183,7 @@ def create_app(
     app.router.redirect_slashes = False  # its redirects are absolute URLs built from the Host header
     # outermost last: the headers go on every answer, HEAD is GET without a body, a foreign Host is refused
     app.add_middleware(BodyLimit, max_body=MAX_BODY)
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOCAL_HOSTS), www_redirect=False)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=_as_host_headers(allowed_hosts or LOCAL_HOSTS), www_redirect=False)
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
