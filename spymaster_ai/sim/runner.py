@@ -441,13 +441,17 @@ def _read_results(
                 f"{path} line {pending[0]} is not a game result ({pending[2]}); not a results file?") from pending[2]
         try:
             data = json.loads(line)
+            if isinstance(data, dict) and _CHECKSUM in data:  # a hand edit is named as one, not as a bad value
+                check_result_line(data, path, number)
             result = GameResult.from_json(data)
+        except ResultsFileError:
+            raise
         except (ValueError, TypeError, AttributeError) as exc:  # JSONDecodeError is a ValueError
             if isinstance(exc, json.JSONDecodeError) and _torn(line):
                 pending = (number, line, exc)  # the last line cut short by an interruption: played again
                 continue
             raise ResultsFileError(f"{path} line {number} is not a game result ({exc}); not a results file?") from exc
-        check_result_line(data, path, number)
+        check_result_line(data, path, number)  # a line with no checksum at all
         _check_belongs(result, game, specs, options, seed, path, here, match, sources, parameters)
         if result.index not in found.saved:
             found.add(result.index, offset, len(line.encode("utf-8")))
