@@ -510,6 +510,32 @@ def bench_replay(
     _guarded(replay)
 
 
+def _paired_table(console: Any, section: dict) -> None:
+    """The tournament's paired differences, one row per pair of cells, in 80 columns: the
+    cells are named on a line of their own, the figures below them."""
+    from rich.table import Table
+
+    from ..sim.paired import paired_table_rows
+    from ..sim.tournament import cell_label
+
+    if not section.get("comparisons"):
+        return
+    table = Table(title="paired differences A − B on the same boards", show_lines=True,
+                  caption="win rate in points and mean turns [95% paired bootstrap]; A/B only: discordant games, "
+                  "exact McNemar p; uncorrected for multiple comparisons")
+    table.add_column("A − B", overflow="fold", min_width=24)
+    for column in ("win rate", "A/B only", "mean turns"):
+        table.add_column(column, no_wrap=True)
+    for c in section["comparisons"]:
+        win, discordant, p, turns, _ = paired_table_rows(c)
+        a, b = c["a"], c["b"]
+        names = f"{cell_label(a['spymaster'], a['guesser'])}\n−\u00a0{cell_label(b['spymaster'], b['guesser'])}"
+        # each figure above its interval: the cells' names keep the width (an 80-column terminal)
+        table.add_row(names, win.replace(" [", "\n["), f"{discordant}\np" + (p if p.startswith("<") else f"={p}"),
+                      turns.replace(" [", "\n["))
+    console.print(table)
+
+
 @app.command("tournament")
 def tournament(
     game: str = typer.Option("duet", "--game", help="duet, classic, solo, kim2019, pictures or pictures_solo."),
@@ -525,14 +551,20 @@ def tournament(
     results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per cell."),
     as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt, lang: str = LangOpt, match: Optional[int] = MatchOpt,
     allow_errors: bool = AllowErrorsOpt,
+    pairs: str = typer.Option(
+        "shared", "--pairs", help="Paired differences for: shared (cells with a spymaster or a guesser in common) or all pairs."
+    ),
 ) -> None:
-    """Cross-play: every spymaster spec with every guesser spec, same boards for every cell."""
+    """Cross-play: every spymaster spec with every guesser spec, same boards for every cell;
+    pairs of cells compared game by game on those boards (paired differences)."""
 
     def run() -> None:
         from ..sim.tournament import CELL_TITLES, format_cell, markdown_table, run_tournament
 
         if game not in ROLES:
             raise BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
+        if pairs not in ("shared", "all"):
+            raise BadInput(f"--pairs must be shared or all, not {pairs!r}")
         check_run_size(games, jobs)
         check_match(games, match)
         split = lambda text: [s.strip() for s in text.split(",") if s.strip()] if text else []  # noqa: E731
@@ -554,7 +586,7 @@ def tournament(
             t = run_tournament(
                 game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,
                 jobs=jobs, results_dir=results_dir, progress=_show_progress(progress), backend=backend,
-                address=address, match=match,
+                address=address, match=match, pairs=pairs,
             )
         report = {**t.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__,
                   "environment": environment()}
@@ -586,6 +618,7 @@ def tournament(
             for s in spy:
                 table.add_row(s, *(format_cell(t.cell(s, g), figure) for g in gue))
             console.print(table)
+        _paired_table(console, t.paired)
         if errors:
             typer.echo(f"warning: {errors} game(s) ended on an agent error", err=True)
         exit_if_lost(saved, table_saved)
