@@ -38,7 +38,7 @@ from .runner import AgentFactory, Progress, _agents_for, check_specs, is_registr
 
 __all__ = [
     "GridError", "Sweep", "SweepPoint", "extend_spec", "grid_points", "paired_section", "parse_grid", "plot_sweep",
-    "route_parameters", "run_sweep",
+    "route_parameters", "run_sweep", "sweep_figure",
 ]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -325,10 +325,10 @@ _PANELS = (  # (figure, its interval, y label): a row of panels each
 )
 
 
-def plot_sweep(sweep: Sweep, path: Union[str, Path]) -> Path:
+def sweep_figure(sweep: Sweep) -> Any:
     """Win rate (95% Wilson interval) and mean turns (95% t interval) against each parameter:
     a row of panels per figure, a column per parameter, a line per combination of the other
-    parameters; written as a PNG (PDF, SVG) with matplotlib's Agg canvas."""
+    parameters (a matplotlib Figure on the Agg canvas: no display needed)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -372,6 +372,13 @@ def plot_sweep(sweep: Sweep, path: Union[str, Path]) -> Path:
     )
     made = code_line(sweep.provenance.get("code") if sweep.provenance else None)
     fig.supxlabel(made, x=0.99, ha="right", fontsize="x-small", color="0.4")  # the layout makes room for it
+    return fig
+
+
+def plot_sweep(sweep: Sweep, path: Union[str, Path]) -> Path:
+    """:func:`sweep_figure` written as a PNG (or PDF, SVG: by the file name), its provenance in
+    the file's metadata."""
+    fig = sweep_figure(sweep)
     out = Path(path)
     kind = out.suffix[1:].lower() or "png"
     image = io.BytesIO()
