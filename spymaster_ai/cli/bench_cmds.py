@@ -510,32 +510,6 @@ def bench_replay(
     _guarded(replay)
 
 
-def _paired_table(console: Any, section: dict) -> None:
-    """The tournament's paired differences, one row per pair of cells, in 80 columns: the
-    cells are named on a line of their own, the figures below them."""
-    from rich.table import Table
-
-    from ..sim.paired import paired_table_rows
-    from ..sim.tournament import cell_label
-
-    if not section.get("comparisons"):
-        return
-    table = Table(title="paired differences A − B on the same boards", show_lines=True,
-                  caption="win rate in points and mean turns [95% paired bootstrap]; A/B only: discordant games, "
-                  "exact McNemar p; uncorrected for multiple comparisons")
-    table.add_column("A − B", overflow="fold", min_width=24)
-    for column in ("win rate", "A/B only", "mean turns"):
-        table.add_column(column, no_wrap=True)
-    for c in section["comparisons"]:
-        win, discordant, p, turns, _ = paired_table_rows(c)
-        a, b = c["a"], c["b"]
-        names = f"{cell_label(a['spymaster'], a['guesser'])}\n−\u00a0{cell_label(b['spymaster'], b['guesser'])}"
-        # each figure above its interval: the cells' names keep the width (an 80-column terminal)
-        table.add_row(names, win.replace(" [", "\n["), f"{discordant}\np" + (p if p.startswith("<") else f"={p}"),
-                      turns.replace(" [", "\n["))
-    console.print(table)
-
-
 @app.command("tournament")
 def tournament(
     game: str = typer.Option("duet", "--game", help="duet, classic, solo, kim2019, pictures or pictures_solo."),
@@ -560,6 +534,7 @@ def tournament(
 
     def run() -> None:
         from ..sim.tournament import CELL_TITLES, format_cell, markdown_table, run_tournament
+        from .paired_tables import tournament_paired_table
 
         if game not in ROLES:
             raise BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
@@ -618,7 +593,7 @@ def tournament(
             for s in spy:
                 table.add_row(s, *(format_cell(t.cell(s, g), figure) for g in gue))
             console.print(table)
-        _paired_table(console, t.paired)
+        tournament_paired_table(console, t.paired)
         if errors:
             typer.echo(f"warning: {errors} game(s) ended on an agent error", err=True)
         exit_if_lost(saved, table_saved)

@@ -2,9 +2,9 @@
 
 A table (rich) or one JSON object, optionally the JSON in a file and a plot of the win rate
 (95% Wilson interval) and the mean turns (95% t interval) against each parameter; each point
-is compared game by game with the grid's first point (paired differences). Bad input (a malformed grid, a
-parameter no agent takes, a value an agent refuses, an unknown backend) prints one line on
-stderr and exits with status 2.
+is compared game by game with the grid's first point (paired differences). Bad input (a
+malformed grid, a parameter no agent takes, a value an agent refuses, an unknown backend)
+prints one line on stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _table(report: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from ..sim.paired import paired_table_rows
+    from .paired_tables import sweep_paired_table
 
     def num(x: Any, fmt: str = "{:.2f}") -> str:
         return "–" if x is None else fmt.format(x)
@@ -74,23 +74,7 @@ def _table(report: dict) -> None:
             cause,
         )
     console.print(table)
-    paired = report.get("paired") or {}
-    if not paired.get("comparisons"):
-        return
-    base = ", ".join(f"{k}={v}" for k, v in paired["baseline"].items())
-    table = Table(title=f"each point − the baseline ({base}), game by game on the same boards",
-                  caption="95% paired bootstrap intervals; point/baseline only: discordant games, exact McNemar p; "
-                  "uncorrected for multiple comparisons")
-    for name in names:
-        table.add_column(name, style="bold", overflow="fold")
-    for column in ("win rate,\npoints", "point/base\nonly, p", "mean turns", "turns,\nboth won"):
-        table.add_column(column)
-    for c in paired["comparisons"]:
-        win, discordant, p, turns, both = paired_table_rows(c)
-        table.add_row(*(c["values"][n] for n in names), win.replace(" [", "\n["),
-                      f"{discordant}\np" + (p if p.startswith("<") else f"={p}"), turns.replace(" [", "\n["),
-                      both.replace(" (", "\n("))
-    console.print(table)
+    sweep_paired_table(console, report.get("paired") or {}, names)
 
 
 @app.command("sweep")
