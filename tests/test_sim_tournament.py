@@ -23,7 +23,8 @@ def test_kim2019_matrix_with_turns():
     assert t.cell("random", "codebook:2")["wins"] == alone["wins"]
     assert t.cell("random", "codebook:2")["mean_turns"] == alone["mean_turns"]
     md = markdown_table(t)
-    rows = [line.split(" | ")[0] for line in md.splitlines() if line.startswith("| `")]
+    matrices = md.split("**Paired differences**")[0]
+    rows = [line.split(" | ")[0] for line in matrices.splitlines() if line.startswith("| `")]
     assert rows == ["| `codebook:2`", "| `random`"] * 3  # win rate, mean turns (Stephenson's score), turns per win
     assert "100.0 [" in md and "4.00 [4.00, 4.00]" in md and "turns per win" in md
     assert perfect["turns_per_win"] == 4.0 and perfect["stephenson_score"] == 4.0

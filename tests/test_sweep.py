@@ -169,6 +169,7 @@ def test_cli_sweep_two_parameters_plot_and_resume(tmp_path):
     drop = ("seconds",)
     strip = lambda r: [{k: v for k, v in p.items() if k not in drop} for p in json.loads(r.stdout)["points"]]  # noqa: E731
     assert strip(again) == strip(first)
+    assert json.loads(again.stdout)["paired"] == json.loads(first.stdout)["paired"]  # resumed: the same paired figures
     assert [p["values"] for p in json.loads(first.stdout)["points"]] == [
         {"per_clue": a, "sudden_death_guesses": b} for a in ("1", "2") for b in ("0", "1")
     ]

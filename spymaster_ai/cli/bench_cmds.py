@@ -530,14 +530,21 @@ def tournament(
     results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per cell."),
     as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt, lang: str = LangOpt, match: Optional[int] = MatchOpt,
     allow_errors: bool = AllowErrorsOpt,
+    pairs: str = typer.Option(
+        "shared", "--pairs", help="Paired differences for: shared (cells with a spymaster or a guesser in common) or all pairs."
+    ),
 ) -> None:
-    """Cross-play: every spymaster spec with every guesser spec, same boards for every cell."""
+    """Cross-play: every spymaster spec with every guesser spec, same boards for every cell;
+    pairs of cells compared game by game on those boards (paired differences)."""
 
     def run() -> None:
         from ..sim.tournament import CELL_TITLES, format_cell, markdown_table, run_tournament
+        from .paired_tables import tournament_paired_table
 
         if game not in ROLES:
             raise BadInput(f"unknown game {game!r} (known: {', '.join(ROLES)})")
+        if pairs not in ("shared", "all"):
+            raise BadInput(f"--pairs must be shared or all, not {pairs!r}")
         check_run_size(games, jobs)
         check_match(games, match)
         split = lambda text: [s.strip() for s in text.split(",") if s.strip()] if text else []  # noqa: E731
@@ -559,7 +566,7 @@ def tournament(
             t = run_tournament(
                 game, games=games, seed=seed, spymasters=spy, guessers=gue, opponent=opponent, options=options,
                 jobs=jobs, results_dir=results_dir, progress=_show_progress(progress), backend=backend,
-                address=address, match=match,
+                address=address, match=match, pairs=pairs,
             )
         report = {**t.to_json(), "jobs": jobs, "backend": backend, "address": address, "version": __version__,
                   "environment": environment()}
@@ -591,6 +598,7 @@ def tournament(
             for s in spy:
                 table.add_row(s, *(format_cell(t.cell(s, g), figure) for g in gue))
             console.print(table)
+        tournament_paired_table(console, t.paired)
         if errors:
             typer.echo(f"warning: {errors} game(s) ended on an agent error", err=True)
         exit_if_lost(saved, table_saved)

@@ -1,9 +1,10 @@
 """``spymaster-ai sweep``: benchmark an agent at every point of a parameter grid.
 
 A table (rich) or one JSON object, optionally the JSON in a file and a plot of the win rate
-with its 95% Wilson interval against each parameter. Bad input (a malformed grid, a
-parameter no agent takes, a value an agent refuses, an unknown backend) prints one line on
-stderr and exits with status 2.
+(95% Wilson interval) and the mean turns (95% t interval) against each parameter; each point
+is compared game by game with the grid's first point (paired differences). Bad input (a
+malformed grid, a parameter no agent takes, a value an agent refuses, an unknown backend)
+prints one line on stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -30,35 +31,50 @@ from .bench_cmds import (
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 
+def _causes(counts: dict) -> str:
+    """Loss causes one to a line ("assassin 13"): a cause is never cut mid-word in 80 columns."""
+    return "\n".join(f"{c} {k}" for c, k in counts.items() if k) or "–"
+
+
 def _table(report: dict) -> None:
+    """The points, then each point against the baseline; both fit an 80-column terminal (each
+    figure above its interval, each loss cause on its own line)."""
     from rich.console import Console
     from rich.table import Table
+
+    from .paired_tables import sweep_paired_table
 
     def num(x: Any, fmt: str = "{:.2f}") -> str:
         return "–" if x is None else fmt.format(x)
 
+    def interval(ci: Any, fmt: str) -> str:
+        return "" if not ci else f"\n[{fmt.format(ci[0])}, {fmt.format(ci[1])}]"
+
     names = list(report["grid"])
+    console = Console()
     table = Table(
         title=f"{report['game']} sweep: {report['spymaster']} / {report['guesser']}, "
         f"{report['games']} games per point, seed {report['seed']}"
     )
     for name in names:
-        table.add_column(f"{name} ({'+'.join(report['routes'][name])})", style="bold")
-    for column in ("win rate [95% CI]", "wins", "mean turns", "mean score", "losses by cause", "errors"):
+        table.add_column(f"{name}\n({'+'.join(report['routes'][name])})", style="bold", overflow="fold")
+    # no errors column: a game lost to an agent error is the loss cause "error" (and a warning follows)
+    causes = [_causes(p["loss_causes"]) for p in report["points"]]
+    widest = max(len(line) for text in causes for line in text.splitlines())
+    for column in ("win rate\n[95% CI]", "wins", "mean turns\n[95% CI]", "score\n(wins)"):
         table.add_column(column)
-    for p in report["points"]:
-        lo, hi = p["ci95"]
-        causes = ", ".join(f"{c} {k}" for c, k in p["loss_causes"].items() if k) or "–"
+    table.add_column("losses\nby cause", no_wrap=True, min_width=widest)
+    for p, cause in zip(report["points"], causes):
         table.add_row(
             *(p["values"][n] for n in names),
-            f"{num(p['win_rate'], '{:.1%}')} [{lo:.1%}, {hi:.1%}]",
+            num(p["win_rate"], "{:.1%}") + interval([100 * x for x in p["ci95"]], "{:.1f}"),
             f"{p['wins']}/{p['games']}",
-            num(p["mean_turns"]),
+            num(p["mean_turns"]) + interval(p.get("turns_ci95"), "{:.2f}"),
             num(p["mean_score"]),
-            causes,
-            str(p["errors"]),
+            cause,
         )
-    Console().print(table)
+    console.print(table)
+    sweep_paired_table(console, report.get("paired") or {}, names)
 
 
 @app.command("sweep")
@@ -74,7 +90,7 @@ def sweep(
     tokens: Optional[int] = TokensOpt, mission: Optional[str] = MissionOpt,
     legality: str = LegalityOpt, jobs: int = JobsOpt, backend: str = BackendOpt, address: Optional[str] = AddressOpt,
     out: Optional[Path] = typer.Option(None, "--out", help="Write the sweep JSON to this file."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Write a plot of win rate [95% CI] against each parameter (.png, .pdf or .svg)."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Write a plot of win rate and mean turns [95% CI] against each parameter (.png, .pdf or .svg)."),
     results_dir: Optional[Path] = typer.Option(None, "--results-dir", help="One resumable JSON-lines file per point."),
     as_json: bool = JsonOpt, progress: Optional[bool] = ProgressOpt, allow_errors: bool = AllowErrorsOpt,
 ) -> None:

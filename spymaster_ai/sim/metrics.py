@@ -79,8 +79,8 @@ class Tally:
     Why: a long run holds no finished game (about 18 KB each, its record). Counts and sums are
     kept as integers; the t intervals need the per-game turns and scores in order (numpy's sum
     of squared deviations rounds differently in another order, and the summary must stay the
-    same to the last digit), so those are kept as small numeric columns (34 bytes a game)
-    with each game's ``key`` (the runner: its index; ``summarise``: its position), and put in
+    same to the last digit), so those are kept as small numeric columns (42 bytes a game, its
+    seed too, which pairs it with other runs' games on its board) with each game's ``key`` (the runner: its index; ``summarise``: its position), and put in
     key order when a summary is asked for. Each game is added once; the caller deduplicates.
     """
 
@@ -95,6 +95,7 @@ class Tally:
         self._examples: list[tuple[int, dict]] = []  # the 3 distinct errors met first, by key
         self._codes: dict[str, list] = {}  # json(code) -> [code, games, first key]
         self._key = array("q")
+        self._seed = array("q")  # the game's seed: its board (paired comparisons, ``outcomes``)
         self._turns = array("q")
         self._won = array("b")
         self._one_team = array("b")
@@ -139,6 +140,7 @@ class Tally:
         entry[1] += 1
         entry[2] = min(entry[2], key)
         self._key.append(key)
+        self._seed.append(int(r.seed))
         self._turns.append(r.turns)
         self._won.append(bool(r.won))
         self._one_team.append(r.game in _ONE_TEAM)
@@ -162,7 +164,14 @@ class Tally:
         take = lambda a, t: (np.frombuffer(a, dtype=t) if self.games else np.zeros(0, t))[order]  # noqa: E731
         return {"turns": take(self._turns, np.int64), "won": take(self._won, np.int8).astype(bool),
                 "one_team": take(self._one_team, np.int8).astype(bool), "score": take(self._score, np.float64),
-                "match_game": take(self._match_game, np.int64), "key": key[order]}
+                "match_game": take(self._match_game, np.int64), "seed": take(self._seed, np.int64),
+                "key": key[order]}
+
+    def outcomes(self) -> dict[str, np.ndarray]:
+        """Each game's key (the runner: its index), seed (its board), won and turns, in key order:
+        what a paired comparison of two runs on the same boards needs (``sim.paired``)."""
+        col = self._columns()
+        return {"index": col["key"], "seed": col["seed"], "won": col["won"], "turns": col["turns"]}
 
     def played_by(self) -> list[dict]:
         """Each distinct code that played the games, with its number of games, first met first."""

@@ -8,6 +8,12 @@ the agent the factory builds, so a spymaster-only knob never reaches the guesser
 would refuse it). Every point is a run with the same master seed, so all points meet the
 same boards (common random numbers: differences come from the parameters, not the deal).
 In classic and pictures the swept pair plays red against the unswept base specs (blue).
+
+Because the boards are shared, every point is compared game by game with the baseline, the
+grid's first point (``sim.paired``: win rate and mean turns, point minus baseline, with paired
+intervals): a point keeps only its games' seed, won and turns for that, never the games. The
+plot shows both figures, win rate and mean turns, since a parameter such as ``risk`` trades one
+for the other.
 """
 
 from __future__ import annotations
@@ -26,12 +32,13 @@ from ..agents.registry import parse_spec
 from ..files import write_atomically
 from ..provenance import code_line, code_version, environment
 from .backends import Backend, make_backend
+from .paired import BOOTSTRAP_SEED, CAVEAT, RESAMPLES, TURNS_MEANING, paired_difference
 from .play import ROLES, PlayOptions, lineup
 from .runner import AgentFactory, Progress, _agents_for, check_specs, is_registry_factory, progress_bar, registry_factory, run_games
 
 __all__ = [
-    "GridError", "Sweep", "SweepPoint", "extend_spec", "grid_points", "parse_grid", "plot_sweep", "route_parameters",
-    "run_sweep",
+    "GridError", "Sweep", "SweepPoint", "extend_spec", "grid_points", "paired_section", "parse_grid", "plot_sweep",
+    "route_parameters", "run_sweep", "sweep_figure",
 ]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -149,6 +156,8 @@ class SweepPoint:
     values: dict[str, str]  # the grid values as given
     specs: dict[str, str]  # the swept pair: {"spymaster": ..., "guesser": ...}
     figures: dict = field(default_factory=dict)  # the run's summary
+    # each game's index, seed, won and turns (``Tally.outcomes``): paired comparisons; not in the JSON
+    outcomes: dict = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict:
         params = {k: parsed_value(k, v) for k, v in self.values.items()}
@@ -170,6 +179,7 @@ class Sweep:
     seconds: float = 0.0
     # code, user files' sha256, environment, played_by (each point has its own "parameters")
     provenance: dict = field(default_factory=dict)
+    paired: dict = field(default_factory=dict)  # every point against the baseline (``paired_section``)
 
     def to_json(self) -> dict:
         return {
@@ -183,6 +193,7 @@ class Sweep:
             "options": self.options,
             "opponent": self.opponent,
             "points": [p.to_json() for p in self.points],
+            "paired": self.paired,
             "seconds": self.seconds,
             "provenance": self.provenance,
         }
@@ -263,6 +274,7 @@ def run_sweep(
                 point.figures = {k: v for k, v in summary.items() if k not in _RUN_FIELDS}
                 made = summary.get("provenance") or {}
                 point.figures["parameters"] = made.get("parameters") or {}  # this point's resolved agents
+                point.outcomes = run.tally.outcomes()
                 sources.update(made.get("sources") or {})
                 for entry in made.get("played_by") or []:
                     key = repr(sorted((entry["code"] or {}).items()))
@@ -271,10 +283,27 @@ def run_sweep(
     finally:
         if runner is not backend:
             runner.close()
+    result.paired = paired_section(result)
     result.seconds = time.perf_counter() - start
     result.provenance = {"code": code_version(), "sources": dict(sorted(sources.items())), "environment": environment(),
                          "played_by": list(games_played.values())}
     return result
+
+
+def paired_section(sweep: Sweep) -> dict:
+    """Every point after the first against the first (the baseline), game by game on the
+    same boards: point minus baseline (see ``sim.paired``)."""
+    if not sweep.points:
+        return {}
+    base = sweep.points[0]
+    comparisons = [{"values": p.values, **paired_difference(p.outcomes, base.outcomes)} for p in sweep.points[1:]]
+    return {
+        "baseline": base.values, "difference": "each point minus the baseline (the grid's first point), game by game "
+        "on the same boards", "win_rate": "paired bootstrap 95% interval (percentile); exact McNemar p on the "
+        "discordant games (a_only: the point won, the baseline lost; b_only: the baseline won, the point lost)",
+        "turns": TURNS_MEANING, "resamples": RESAMPLES, "bootstrap_seed": BOOTSTRAP_SEED, "caveat": CAVEAT,
+        "comparisons": comparisons,
+    }
 
 
 # ----------------------------------------------------------------------------- plot
@@ -290,17 +319,24 @@ def _numeric(values: Sequence[str], name: str) -> Optional[list[float]]:
     return out
 
 
-def plot_sweep(sweep: Sweep, path: Union[str, Path]) -> Path:
-    """Win rate with its 95% Wilson interval against each parameter (one panel each; a line per
-    combination of the other parameters), written as a PNG with matplotlib's Agg canvas."""
+_PANELS = (  # (figure, its interval, y label): a row of panels each
+    ("win_rate", "ci95", "win rate (95% Wilson interval)"),
+    ("mean_turns", "turns_ci95", "mean turns, all games (95% t interval)"),
+)
+
+
+def sweep_figure(sweep: Sweep) -> Any:
+    """Win rate (95% Wilson interval) and mean turns (95% t interval) against each parameter:
+    a row of panels per figure, a column per parameter, a line per combination of the other
+    parameters (a matplotlib Figure on the Agg canvas: no display needed)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     names = list(sweep.grid)
-    fig = Figure(figsize=(5.2 * len(names), 4.2), layout="constrained")
+    fig = Figure(figsize=(5.2 * len(names), 7.4), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(1, len(names), squeeze=False)[0]
-    for ax, name in zip(axes, names):
+    grid = fig.subplots(len(_PANELS), len(names), squeeze=False, sharex="col")
+    for column, name in enumerate(names):
         levels = list(sweep.grid[name])
         numeric = _numeric(levels, name)
         xs = numeric if numeric is not None else list(range(len(levels)))
@@ -309,29 +345,40 @@ def plot_sweep(sweep: Sweep, path: Union[str, Path]) -> Path:
         for point in sweep.points:
             groups.setdefault(tuple(point.values[n] for n in others), []).append(point)
         span = (max(xs) - min(xs)) or 1.0
-        for g, (key, members) in enumerate(groups.items()):
-            members.sort(key=lambda p: levels.index(p.values[name]))
-            dodge = (g - (len(groups) - 1) / 2) * 0.012 * span  # side by side, not on top of each other
-            x = [xs[levels.index(p.values[name])] + dodge for p in members]
-            y = [p.figures["win_rate"] for p in members]
-            err = [[w - p.figures["ci95"][0] for w, p in zip(y, members)],
-                   [p.figures["ci95"][1] - w for w, p in zip(y, members)]]
-            label = ", ".join(f"{n}={v}" for n, v in zip(others, key)) or None
-            ax.errorbar(x, y, yerr=err, marker="o", capsize=4, label=label)
-        ax.set_xticks(xs, levels)  # ticks at the grid's own values, as given
-        ax.set_xlabel(name)
-        ax.set_ylabel("win rate (95% Wilson interval)")
-        lo, hi = ax.get_ylim()
-        ax.set_ylim(max(-0.02, lo), min(1.02, hi))
-        ax.grid(alpha=0.3)
-        if len(groups) > 1:
-            ax.legend(fontsize="small")
+        for row, (figure, interval, ylabel) in enumerate(_PANELS):
+            ax = grid[row][column]
+            for g, (key, members) in enumerate(groups.items()):
+                members.sort(key=lambda p: levels.index(p.values[name]))
+                dodge = (g - (len(groups) - 1) / 2) * 0.012 * span  # side by side, not on top of each other
+                x = [xs[levels.index(p.values[name])] + dodge for p in members]
+                y = [p.figures[figure] for p in members]
+                ci = [p.figures.get(interval) or [v, v] for v, p in zip(y, members)]  # one game: no interval
+                err = [[v - c[0] for v, c in zip(y, ci)], [c[1] - v for v, c in zip(y, ci)]]
+                label = ", ".join(f"{n}={v}" for n, v in zip(others, key)) or None
+                ax.errorbar(x, y, yerr=err, marker="o", capsize=4, label=label)
+            ax.set_ylabel(ylabel)
+            if figure == "win_rate":
+                lo, hi = ax.get_ylim()
+                ax.set_ylim(max(-0.02, lo), min(1.02, hi))
+            ax.grid(alpha=0.3)
+            if len(groups) > 1 and row == 0:
+                ax.legend(fontsize="small")
+        bottom = grid[-1][column]
+        bottom.set_xticks(xs, levels)  # ticks at the grid's own values, as given
+        bottom.set_xlabel(name)
     fig.suptitle(
         f"{sweep.game}: {sweep.spymaster} / {sweep.guesser}, {sweep.games} games per point, seed {sweep.seed}",
         fontsize="medium",
     )
     made = code_line(sweep.provenance.get("code") if sweep.provenance else None)
-    fig.text(0.99, 0.005, made, ha="right", va="bottom", fontsize="x-small", color="0.4")
+    fig.supxlabel(made, x=0.99, ha="right", fontsize="x-small", color="0.4")  # the layout makes room for it
+    return fig
+
+
+def plot_sweep(sweep: Sweep, path: Union[str, Path]) -> Path:
+    """:func:`sweep_figure` written as a PNG (or PDF, SVG: by the file name), its provenance in
+    the file's metadata."""
+    fig = sweep_figure(sweep)
     out = Path(path)
     kind = out.suffix[1:].lower() or "png"
     image = io.BytesIO()

@@ -6,6 +6,11 @@ cells come from the agents, not from the deal). Cooperative and single-team game
 solo, kim2019) score the pair alone. In classic and pictures the pair plays red against a
 fixed reference team (``opponent``, by default the first agent paired with itself), so the
 cells are comparable; the starting team alternates by game index.
+
+Because the boards are shared, pairs of cells are also compared game by game (``sim.paired``):
+by default the pairs that share a spymaster or a guesser (one agent changes, so the
+difference is that agent's; ``pairs="all"``: every pair). Each cell keeps only its games'
+seed, won and turns for that (a few bytes a game), never the games.
 """
 
 from __future__ import annotations
@@ -19,11 +24,15 @@ from pathlib import Path
 from typing import Optional, Sequence, Union
 
 from .backends import Backend, make_backend
+from .paired import BOOTSTRAP_SEED, CAVEAT, RESAMPLES, TURNS_MEANING, cell_pairs, paired_difference, paired_table_rows
 from .play import ROLES, PlayOptions, lineup
 from ..provenance import code_version, environment, markdown_provenance
 from .runner import AgentFactory, Progress, check_specs, progress_bar, registry_factory, run_games
 
-__all__ = ["CELL_TITLES", "Tournament", "format_cell", "markdown_table", "run_tournament"]
+__all__ = [
+    "CELL_TITLES", "Tournament", "cell_label", "format_cell", "markdown_table", "paired_markdown", "paired_section",
+    "run_tournament",
+]
 
 # Figures kept per cell (the full summaries are large; these are what the matrix shows).
 _CELL_FIELDS = (
@@ -63,6 +72,9 @@ class Tournament:
     seconds: float = 0.0
     # code, resolved parameters by role and spec, user files' sha256, environment, played_by
     provenance: dict = field(default_factory=dict)
+    # (spymaster, guesser) -> each game's index, seed, won and turns (``Tally.outcomes``); not in the JSON
+    outcomes: dict[tuple[str, str], dict] = field(default_factory=dict, repr=False)
+    paired: dict = field(default_factory=dict)  # the paired differences (``paired_section``)
 
     def cell(self, spymaster: str, guesser: str) -> dict:
         return self.cells[(spymaster, guesser)]
@@ -78,6 +90,7 @@ class Tournament:
             "opponent": self.opponent,
             "match": self.match,
             "matrix": {s: {g: self.cells[(s, g)] for g in self.guessers} for s in self.spymasters},
+            "paired": self.paired,
             "seconds": self.seconds,
             "provenance": self.provenance,
         }
@@ -109,13 +122,16 @@ def run_tournament(
     backend: Union[str, Backend] = "local",
     address: Optional[str] = None,
     match: Optional[int] = None,
+    pairs: str = "shared",
 ) -> Tournament:
     """Play every (spymaster, guesser) pairing; ``agents`` fills both lists unless given apart.
 
     ``backend``/``address`` as in ``run_games``; one backend serves every cell (Ray workers
-    and their loaded models stay up from cell to cell)."""
+    and their loaded models stay up from cell to cell). ``pairs``: which pairs of cells get a
+    paired difference, ``"shared"`` (a spymaster or a guesser in common) or ``"all"``."""
     if game not in ROLES:
         raise ValueError(f"unknown game {game!r} (known: {', '.join(ROLES)})")
+    cell_pairs([], [], pairs)  # a bad choice is refused before any game
     spy = list(dict.fromkeys(spymasters if spymasters else agents))
     gue = list(dict.fromkeys(guessers if guessers else agents))
     if not spy or not gue:
@@ -157,13 +173,63 @@ def run_tournament(
                         games_played.setdefault(key, {"code": entry["code"], "games": 0})["games"] += entry["games"]
                     kept = _CELL_FIELDS + (_MATCH_FIELDS if match is not None else ())
                     result.cells[(s, g)] = {k: summary[k] for k in kept}
+                    result.outcomes[(s, g)] = run.tally.outcomes()
     finally:
         if runner is not backend:
             runner.close()
+    result.paired = paired_section(result, pairs)
     result.seconds = time.perf_counter() - start
     result.provenance = {"code": code_version(), "parameters": resolved, "sources": dict(sorted(sources.items())),
                          "environment": environment(), "played_by": list(games_played.values())}
     return result
+
+
+def paired_section(t: Tournament, pairs: str = "shared") -> dict:
+    """The paired differences of ``t``'s pairs of cells (first cell minus second), with what
+    they mean; in a run of matches the bootstrap resamples whole matches."""
+    comparisons = []
+    for x, y in cell_pairs(t.spymasters, t.guessers, pairs):
+        a, b = t.outcomes[x], t.outcomes[y]
+        groups = None if t.match is None else a["index"] // t.match
+        diff = paired_difference(a, b, groups=groups)
+        comparisons.append({"a": {"spymaster": x[0], "guesser": x[1]}, "b": {"spymaster": y[0], "guesser": y[1]}, **diff})
+    return {
+        "pairs": pairs, "difference": "first cell (a) minus second (b), game by game on the same boards",
+        "win_rate": "paired bootstrap 95% interval (percentile)" + (", whole matches resampled" if t.match else "")
+        + "; exact McNemar p on the discordant games (a_only: a won, b lost; b_only: b won, a lost)",
+        "turns": TURNS_MEANING, "resamples": RESAMPLES, "bootstrap_seed": BOOTSTRAP_SEED, "caveat": CAVEAT,
+        "comparisons": comparisons,
+    }
+
+
+def cell_label(spymaster: str, guesser: str) -> str:
+    """A cell as one name: ``spymaster/guesser``."""
+    return f"{spymaster}/{guesser}"
+
+
+def paired_markdown(t: Tournament) -> list[str]:
+    """The paired differences as Markdown lines (none when the tournament has one cell)."""
+    section = t.paired or {}
+    rows = section.get("comparisons") or []
+    if not rows:
+        return []
+    which = "every pair of cells" if section["pairs"] == "all" else "pairs of cells sharing a spymaster or a guesser"
+    lines = [
+        f"**Paired differences** ({which}; A − B on the same boards, game by game): win rate in points "
+        "[95% paired bootstrap interval], discordant games (A won, B lost / B won, A lost) and the exact McNemar p; "
+        "mean turns over all games [95% bootstrap], and over the games both won (n). "
+        f"{section['caveat'][0].upper()}{section['caveat'][1:]}.",
+        "",
+        "| A | B | games | win rate A − B | A/B only | McNemar p | turns A − B | turns, both won |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for c in rows:
+        a, b = c["a"], c["b"]
+        lines.append(
+            f"| `{cell_label(a['spymaster'], a['guesser'])}` | `{cell_label(b['spymaster'], b['guesser'])}` "
+            f"| {c['games']} | " + " | ".join(paired_table_rows(c)) + " |"
+        )
+    return lines
 
 
 def _pct(x: Optional[float]) -> str:
@@ -212,6 +278,9 @@ def markdown_table(t: Tournament) -> str:
         last = ["last10_win_rate", "last10_turns_per_win"] + (["last10_score"] if t.game == "kim2019" else [])
         for figure in last:
             lines += ["", f"**{t.game}**, matches of {t.match} games: {CELL_TITLES[figure]}.", "", *table(figure)]
+    paired = paired_markdown(t)
+    if paired:
+        lines += ["", *paired]
     if t.provenance:
         lines += ["", markdown_provenance(_flat(t.provenance)).rstrip("\n")]
     return "\n".join(lines) + "\n"
