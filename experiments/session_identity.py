@@ -60,6 +60,8 @@ def cases(seeds: int) -> list[Case]:
         out.append(Case(f"classic_penalty_spymaster_{seed}", dict(mode="classic", seed=seed, role="spymaster", penalty=True)))
         out.append(Case(f"classic_assassin_ending_{seed}", dict(mode="classic", seed=seed, role="guesser",
                                                                 assassin_ending=True), guesser="random"))
+        out.append(Case(f"classic_assassin_person_{seed}", dict(mode="classic", seed=seed, role="guesser",
+                                                                 assassin_ending=True), extra={"assassin": 0.15}))
         out.append(Case(f"classic_human_reader_{seed}", dict(mode="classic", seed=seed, role="spymaster"),
                         guesser="human"))
         for role in ("guesser", "spymaster"):
@@ -87,8 +89,8 @@ class Person:
     """A seeded scripted person: reads the board (and the key, to play sensibly) through the
     engines' public API only, and types what a person might, mistakes included."""
 
-    def __init__(self, session, rng: random.Random, chatty: float, illegal: float = 0.08) -> None:
-        self.session, self.rng, self.chatty, self.illegal = session, rng, chatty, illegal
+    def __init__(self, session, rng: random.Random, chatty: float, illegal: float = 0.08, assassin: float = 0.0) -> None:
+        self.session, self.rng, self.chatty, self.illegal, self.assassin = session, rng, chatty, illegal, assassin
         self.last = ""
 
     def _name(self, card: str) -> str:
@@ -146,6 +148,8 @@ class Person:
             return self._name(rng.choice(pool))
         if prompt.kind == "guess" and rng.random() < (0.3 if g.guesses_made >= 1 else 0.04):
             return "stop"
+        if prompt.kind == "guess" and rng.random() < self.assassin and g.remaining(Identity.ASSASSIN):
+            return self._name(g.remaining(Identity.ASSASSIN)[0])  # Assassin Ending: sudden death
         own = list(g.remaining(Identity.of_team(g.current_team)))
         pool = own if own and rng.random() < 0.7 else list(g.words)
         return self._name(rng.choice(pool))
@@ -226,7 +230,8 @@ def run_case(case: Case, out: Path) -> str:
                       save=lambda s: records.append(session_record(s)))
     log = Log()
     illegal = 0.3 if case.settings.get("penalty") else 0.08
-    person = Person(session, random.Random(f"person-{case.name}"), case.chatty, illegal)
+    assassin = case.extra.get("assassin", 0.0)
+    person = Person(session, random.Random(f"person-{case.name}"), case.chatty, illegal, assassin)
     if case.console:
         from rich.console import Console
 
@@ -270,7 +275,7 @@ def run_case(case: Case, out: Path) -> str:
         rlog.prompt(again.prompt())
         rlog.screen(again.screen())
         if which == "middle":
-            play_on(again, Person(again, random.Random(f"resumed-{case.name}"), case.chatty, illegal), rlog)
+            play_on(again, Person(again, random.Random(f"resumed-{case.name}"), case.chatty, illegal, assassin), rlog)
     (out / f"{case.name}.replay.txt").write_text("\n".join(rlog.lines) + "\n", encoding="utf-8")
     over = session.is_over
     return f"{case.name}: {'over' if over else 'not over'}, {len(records)} saves"

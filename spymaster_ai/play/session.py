@@ -115,8 +115,6 @@ class Session(Turns, PersonInput, AIMoves, News):
     def label(self, card: str) -> str:
         return self.labels.get(card, card).upper()
 
-
-
     def screen(self) -> Screen:
         """The human's screen now (built from the human's views only)."""
         g = self.game
