@@ -174,3 +174,19 @@ def test_duet_seats_follow_the_phases():
     assert game.current_seats() == ("a_guesser",)
     assert Stop() not in game.legal_moves("a_guesser")  # a correct guess comes first
     assert game.legal_moves("b_guesser") == ()
+
+
+@pytest.mark.parametrize("make", [lambda: classic_game("classic", "penalty", 4), lambda: duet_game(9, "penalty", 4)])
+def test_clue_verdict_says_what_give_clue_would_penalise(make):
+    """Under "penalty" an illegal clue is played (and penalised): ``clue_verdict`` lets a player
+    ask first, judging as the move would, and asking changes nothing."""
+    game = make()
+    seat = game.current_seats()[-1]
+    board_word = game.words[0]
+    assert not game.clue_verdict(Clue(board_word.upper(), 1)).legal  # judged as typed, normalised
+    assert game.clue_verdict(Clue("animal", 2)).legal
+    assert not game.clue_verdict(Clue("three", 3)).legal  # the count cannot be the clue
+    with pytest.raises(IllegalMove, match="needs a word"):
+        game.clue_verdict(Clue("  ", 1))
+    assert game.actions == []
+    assert game.apply(seat, GiveClue(Clue(board_word, 1))).penalised  # the move agrees

@@ -446,6 +446,12 @@ class ClassicGame:
             return tuple(Cover(w) for w in self.remaining(Identity.of_team(team)))
         return tuple(Cover(w) for w in self.remaining(Identity.of_team(self._key.starting.other)))  # SOLO_COVER
 
+    def clue_verdict(self, clue: Clue) -> Any:
+        """The legality checker's verdict on ``clue`` now, as :meth:`give_clue` would judge it,
+        whatever the legality mode: under "penalty" an illegal clue is played and penalised, so
+        a player who wants no penalty asks first. A malformed clue raises InvalidClueError."""
+        return self._verdict(self._validated_clue(clue))
+
     def apply(self, seat: str, move: Move) -> ClueResult | GuessResult | None:
         """Play ``move`` for ``seat`` through the verbs (which check it); a refused move raises
         an :class:`~spymaster_ai.rules.moves.IllegalMove` and changes nothing."""

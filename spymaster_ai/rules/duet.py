@@ -365,9 +365,7 @@ class DuetGame:
 
         legal, verdict = True, None
         if self._legality != "off":
-            verdict = check_clue_legality(
-                word, self.visible_words(), self._legality_options, None if clue.unlimited else clue.count
-            )
+            verdict = self.clue_verdict(clue)
             legal = bool(verdict.legal)
             if not legal and self._legality == "strict":
                 raise InvalidClueError(f"illegal clue {quoted(word)}: {verdict.reason}", verdict)
@@ -529,6 +527,18 @@ class DuetGame:
         if self._phase is Phase.GUESS:
             return guesses + ((Stop(),) if self._correct >= 1 else ())
         return guesses + (Pass(),)
+
+    def clue_verdict(self, clue: Clue) -> Any:
+        """The legality checker's verdict on ``clue`` now, as :meth:`give_clue` would judge it,
+        whatever the legality mode: under "penalty" an illegal clue is played and costs a token,
+        so a player who wants no penalty asks first. A clue without a word raises InvalidClueError."""
+        if not isinstance(clue, Clue):
+            raise InvalidClueError(f"a clue must be a Clue(word, count), got {type(clue).__name__}")
+        word = normalise_word(clue.word) if isinstance(clue.word, str) else ""
+        if not word:
+            raise InvalidClueError("a clue needs a word")
+        return check_clue_legality(word, self.visible_words(), self._legality_options,
+                                   None if clue.unlimited else clue.count)
 
     def apply(self, seat: str, move: Move) -> ClueResult | GuessResult | None:
         """Play ``move`` for ``seat`` through the verbs (which check it); a refused move raises
