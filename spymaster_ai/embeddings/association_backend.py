@@ -96,7 +96,11 @@ def association_vectors(counts, dims: int = DIMS, walk: float = WALK, iterations
     totals = np.asarray(counts.sum(axis=1)).ravel()
     strengths = sp.diags(1.0 / np.where(totals > 0, totals, 1.0)) @ counts
     sym = (strengths + strengths.T).tocsr()
-    walked = (sym + walk * (sym @ sym)).tocoo() if walk > 0 else sym.tocoo()
+    walked = (sym + walk * (sym @ sym)).tocsr() if walk > 0 else sym.tocsr()
+    # Sorted as the sums below would sort it (8 s of a 30 s build when COO sorts 33 million
+    # entries itself); the same order, so the same numbers.
+    walked.sort_indices()
+    walked = walked.tocoo()
     total = walked.sum()
     row_sum = np.asarray(walked.sum(axis=1)).ravel()
     col_sum = np.asarray(walked.sum(axis=0)).ravel()
