@@ -241,3 +241,45 @@ def save_rows(label: str, key: Mapping[str, Any], rows: Mapping[str, np.ndarray]
         _write_atomic(path, save)
     except OSError as exc:
         warnings.warn(f"could not write word store {path}: {exc}", CacheWarning, stacklevel=3)
+
+
+def _arrays_checksum(arrays: Mapping[str, np.ndarray]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}\0{a.dtype.str}\0{a.shape}\n".encode("utf-8"))
+        digest.update(a.tobytes())
+    return digest.hexdigest()
+
+
+def read_shipped(path: Path, key: Mapping[str, Any]) -> dict[str, np.ndarray] | None:
+    """The arrays of a cache file shipped inside the package (``write_shipped``), or None when
+    there is none or it was built for another key (other source data or settings: the caller
+    then builds its own). A damaged file warns and gives None, so it is rebuilt, not trusted."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            meta = json.loads(str(stored["meta"]))
+            if meta.get("format") != CACHE_FORMAT or meta.get("key") != json.loads(json.dumps(key)):
+                return None
+            arrays = {name: stored[name] for name in stored.files if name != "meta"}
+        if _arrays_checksum(arrays) != meta.get("sha256"):
+            raise ValueError("checksum mismatch")
+        return arrays
+    except Exception as exc:  # noqa: BLE001 - a damaged shipped file is rebuilt locally
+        warnings.warn(f"not using the shipped cache {path} ({exc}); building it instead", CacheWarning, stacklevel=3)
+        return None
+
+
+def write_shipped(path: Path, key: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
+                  provenance: Mapping[str, Any]) -> dict[str, Any]:
+    """Write ``arrays`` (compressed) with their key, checksum and provenance; returns the meta."""
+    meta = {"format": CACHE_FORMAT, "key": key, "sha256": _arrays_checksum(arrays), **provenance}
+
+    def save(tmp: Path) -> None:
+        with tmp.open("wb") as handle:
+            np.savez_compressed(handle, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+
+    _write_atomic(path, save)
+    return meta
