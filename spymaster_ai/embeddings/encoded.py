@@ -29,14 +29,18 @@ ENCODER_VERSION = 1
 # Encodes of at least this many words show a progress bar on stderr.
 PROGRESS_THRESHOLD = 2000
 
+# A request for at most this many unknown words may be a board's cards (and their senses):
+# it loads (or builds) the card list they come from; a longer one is a vocabulary.
+CARD_REQUEST_MAX = 128
+
 Advance = Callable[[int], None]
 
 
-def shipped_card_words() -> tuple[str, ...]:
-    """Every word of the board word lists the package ships (normalised as the rules do)."""
+def shipped_card_lists() -> dict[str, tuple[str, ...]]:
+    """Each shipped board word list by name, its words sorted."""
     from ..rules.wordlists import available_lists, load_words
 
-    return tuple(dict.fromkeys(w for name in available_lists() for w in load_words(name)))
+    return {name: tuple(sorted(set(load_words(name)))) for name in available_lists()}
 
 
 @contextmanager
@@ -74,7 +78,7 @@ class EncodedEmbedding(VectorEmbedding):
         self._vocab_matrix: np.ndarray | None = None
         self._cache_file: Path | None = None
         self._memo: dict[str, np.ndarray] = {}
-        self._card_words: frozenset[str] | None = None
+        self._card_words: dict[str, tuple[str, ...]] | None = None
         self._vocab_key: str | None = None
         self._store_loaded = False  # the word store is read into the memo on first use
 
@@ -131,11 +135,16 @@ class EncodedEmbedding(VectorEmbedding):
         return self._vocab_matrix
 
     def _encode_vocabulary(self) -> np.ndarray:
-        """The vocabulary's unit vectors, encoding only the words not already memoised."""
         self._load_store()
-        todo = [w for w in self._vocab if w not in self._memo]
+        return self._encode_reusing(self._vocab)
+
+    def _encode_reusing(self, words: Sequence[str]) -> np.ndarray:
+        """Unit vectors of ``words``, encoding only those not already memoised (the same bits)."""
+        if not words:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        todo = [w for w in dict.fromkeys(words) if w not in self._memo]
         fresh = dict(zip(todo, self.encode_unit(todo)))
-        return np.stack([fresh[w] if w in fresh else self._memo[w] for w in self._vocab])
+        return np.stack([fresh[w] if w in fresh else self._memo[w] for w in words])
 
     def similarity_stats(self) -> tuple[float, float]:
         """As the base class, but from the sampled words alone when the whole vocabulary has
@@ -159,27 +168,32 @@ class EncodedEmbedding(VectorEmbedding):
                 if row.shape == (self.dim,):
                     self._memo.setdefault(word, row)
 
-    def _cards_outside_vocabulary(self) -> frozenset[str]:
+    def _card_lists(self) -> dict[str, tuple[str, ...]]:
         if self._card_words is None:
-            self._card_words = frozenset(w for w in shipped_card_words() if w not in self._vocab_index)
+            self._card_words = shipped_card_lists()
         return self._card_words
 
     def _memoise_cards(self, missing: list[str]) -> list[str]:
-        """Put the shipped cards among ``missing`` into the memo from their disk cache (built
-        once, beside the vocabulary's); return the words still to encode.
+        """Put the shipped cards among ``missing`` into the memo from their list's disk cache
+        (every card of that list, encoded once); return the words still to encode.
 
-        A third of the classic boards hold a card outside the clue vocabulary (HOT DOG,
-        LOCH NESS); without this cache every such board would load the model to encode it.
+        Why: a new board's cards would otherwise load the model at a later start (HOT DOG is
+        in no clue vocabulary; FENCE may be in none a reader asked for). Only the lists the
+        cards come from are encoded (an English board never encodes the Persian cards), and
+        only for a board-sized request (a long one is a vocabulary that happens to hold cards).
         """
-        cards = self._cards_outside_vocabulary()
-        if not self.disk_cache or not any(w in cards for w in missing):
-            return missing
-        ordered = tuple(sorted(cards))
-        key = {**self.cache_key(), "vocabulary": words_key(ordered), "words": len(ordered),
-               "part": "cards"}
-        matrix, _ = load_or_build(f"{self.name}-cards", key, (len(ordered), self.dim),
-                                  lambda: self.encode_unit(list(ordered)))
-        self._memo.update(zip(ordered, matrix))
+        if not self.disk_cache or len(missing) > CARD_REQUEST_MAX:
+            return missing  # a vocabulary, not a board: its words go to the word store
+        wanted = set(missing)
+        for name, ordered in self._card_lists().items():
+            if not wanted.intersection(ordered):
+                continue
+            key = {**self.cache_key(), "vocabulary": words_key(ordered), "words": len(ordered),
+                   "part": f"cards:{name}"}
+            matrix, _ = load_or_build(f"{self.name}-cards-{name}", key, (len(ordered), self.dim),
+                                      lambda: self._encode_reusing(ordered))
+            self._memo.update(zip(ordered, matrix))
+            wanted.difference_update(ordered)
         return [w for w in missing if w not in self._memo]
 
     def vectors(self, words: Sequence[str]) -> np.ndarray:
