@@ -5,7 +5,9 @@ Warm: the same directory again. Each run is timed with pexpect from the spawn to
 "Your guess>" or "Your clue>" prompt; CPU seconds are the child's user + system time, which
 the machine's other load does not inflate the way it inflates wall time.
 
-    python experiments/start_time.py --warm 5 [--cold 1] [--langs en,de,vi,fa] [--out experiments/results/start_time.md]
+    python experiments/start_time.py --warm 5 [--cold 1] [--langs en,de,vi,fa] [--out experiments/results/start_time.md] [--note TEXT]
+
+The code timed is whatever ``spymaster-ai`` imports (``PYTHONPATH=<tree>`` selects a worktree).
 
 ``--langs``: one row pair per board language (``play duet --lang L``), each cold start on its
 own empty cache (issue 40: a first Vietnamese game sat 4-5 minutes encoding e5small's words).
@@ -52,6 +54,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=123)
     ap.add_argument("--langs", default="en", help="board languages, comma-separated")
     ap.add_argument("--out")
+    ap.add_argument("--note", default="", help="conditions of the run, appended to the table's header line")
     args = ap.parse_args(argv)
     rows = []
     langs = args.langs.split(",")
@@ -69,7 +72,7 @@ def main(argv=None) -> int:
     load = os.getloadavg()[0]
     lines = ["# Time to the first prompt of `spymaster-ai play duet`", "",
              f"`python experiments/start_time.py --cold {args.cold} --warm {args.warm} --seed {args.seed} --langs {args.langs}`;"
-             f" {os.cpu_count()} cores, load average {load:.1f} at the end.", "",
+             f" {os.cpu_count()} cores, load average {load:.1f} at the end{'; ' + args.note if args.note else ''}.", "",
              "| board | start | runs | wall median (s) | wall max (s) | CPU median (s) |", "|---|---|---|---|---|---|"]
     for lang in langs:
         for kind in ("cold", "warm"):
