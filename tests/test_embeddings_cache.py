@@ -131,3 +131,101 @@ def test_large_vocabulary_subsets_go_through_the_cache():
     matrix = emb.vectors(subset)
     assert emb.encoded == 0, "a big slice of the vocabulary must come from the disk cache"
     assert np.array_equal(matrix[0], emb.vocabulary_vectors()[0])
+
+
+# -- the word store: only the words asked for are encoded, kept for the next start ------------
+
+def _store_files(tmp_cache):
+    return sorted((tmp_cache / "words").glob("counting-words-*.npz"))
+
+
+def test_a_first_request_encodes_only_its_words_and_keeps_them():
+    vocab = load_vocabulary(400)
+    asked = list(vocab.words[:300]) + ["sweet soup", "paper boat"]  # a reader's words, a glossary's senses
+    first = CountingEncoder(vocab)
+    matrix = first.vectors(asked)
+    assert first.encoded == len(asked), "the other 100 vocabulary words are not needed yet"
+    second = CountingEncoder(vocab)  # a later start
+    assert np.array_equal(second.vectors(asked), matrix) and second.encoded == 0
+    more = second.vectors([vocab.words[350], "sweet soup"])
+    assert second.encoded == 1 and np.array_equal(more[1], matrix[300])
+    # the whole vocabulary, when an agent asks for it, reuses what is stored: the same bits
+    whole = CountingEncoder(vocab).vocabulary_vectors()
+    assert np.array_equal(whole[:300], matrix[:300])
+    assert np.array_equal(whole, CountingEncoder(vocab, version="2").vocabulary_vectors())
+
+
+def test_similarity_stats_from_the_sample_alone_are_those_of_the_whole_vocabulary():
+    vocab = load_vocabulary(2500)
+    sampled = CountingEncoder(vocab)
+    stats = sampled.similarity_stats()
+    assert sampled.encoded == 1000, "only the 1,000 sampled words are encoded"
+    whole = CountingEncoder(vocab, version="2")  # another cache key: encodes everything itself
+    whole.vocabulary_vectors()
+    assert whole.encoded == 2500 and whole.similarity_stats() == stats
+
+
+def _damage_store_truncate(path):
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _damage_store_flip(path):
+    with np.load(path) as stored:
+        arrays = {k: stored[k] for k in stored.files}
+    arrays["vectors"][2, 3] += 0.5
+    with path.open("wb") as handle:
+        np.savez(handle, **arrays)
+
+
+def _damage_store_garbage(path):
+    path.write_bytes(b"not a zip file at all")
+
+
+@pytest.mark.parametrize("damage", [_damage_store_truncate, _damage_store_flip, _damage_store_garbage])
+def test_a_damaged_word_store_warns_and_is_rebuilt(damage, tmp_cache):
+    words = ["apple", "sweet soup", "river bank"]
+    reference = CountingEncoder(load_vocabulary(200)).vectors(words).copy()
+    (path,) = _store_files(tmp_cache)
+    damage(path)
+    fresh = CountingEncoder(load_vocabulary(200))
+    with pytest.warns(CacheWarning, match="rebuilding word store"):
+        again = fresh.vectors(words)
+    assert fresh.encoded == 3 and np.array_equal(again, reference)
+    healed = CountingEncoder(load_vocabulary(200))
+    assert np.array_equal(healed.vectors(words), reference) and healed.encoded == 0
+
+
+def _encode_in_child(cache, words, barrier):
+    import os
+
+    os.environ["SPYMASTER_AI_CACHE"] = str(cache)
+    barrier.wait()
+    for start in range(0, len(words), 5):  # several writes each, to interleave with the others
+        CountingEncoder(load_vocabulary(200)).vectors(words[start:start + 5])
+
+
+def test_concurrent_first_starts_leave_a_valid_store(tmp_cache):
+    import multiprocessing
+    import warnings
+
+    ctx = multiprocessing.get_context("fork")
+    groups = [[f"word{p}x{i}" for i in range(20)] for p in range(4)]
+    barrier = ctx.Barrier(len(groups))
+    procs = [ctx.Process(target=_encode_in_child, args=(tmp_cache, g, barrier)) for g in groups]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    (path,) = _store_files(tmp_cache)
+    assert not [f for f in path.parent.iterdir() if f.suffix == ".tmp"], "no temporary file is left behind"
+    reader = CountingEncoder(load_vocabulary(200))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CacheWarning)  # the store reads cleanly
+        reader._load_store()
+    stored = {w: row for w, row in reader._memo.items()}
+    assert stored, "the store holds the words of at least the last writer"
+    assert any(all(w in stored for w in g[-5:]) for g in groups)
+    expected = CountingEncoder(load_vocabulary(200), version="other").vectors(sorted(stored))
+    assert np.array_equal(np.stack([stored[w] for w in sorted(stored)]), expected), "every stored row is right"

@@ -59,7 +59,11 @@ class BoardMatrices:
         self.column = {w: i for i, w in enumerate(words)}
         self.sims: list[np.ndarray] = []
         self.sims_sq: list[np.ndarray] = []
-        self.spreads: list[float] = []
+        # each model's scale, worked out when first asked (``spread``): the human agents never
+        # ask, and an encoded model's scale costs 1,000 encoded words on a fresh install
+        self._spreads: list[Optional[float]] = []
+        self._spread_models: list[SimilarityModel] = []
+        self._spread_lock = threading.Lock()
         done: dict[int, int] = {}
         for m in models:
             if id(m) not in done:
@@ -71,14 +75,15 @@ class BoardMatrices:
                     s = (s - s.mean(axis=1, keepdims=True)) / np.maximum(s.std(axis=1, keepdims=True), 1e-9)
                     spread = 1.0  # every card now has unit spread over the vocabulary
                 else:
-                    spread = _spread(m, s)
+                    spread = None
                 done[id(m)] = len(self.sims)
                 sq = s * s
                 s.setflags(write=False)  # shared between agents (shared_board): never written
                 sq.setflags(write=False)
                 self.sims.append(s)
                 self.sims_sq.append(sq)
-                self.spreads.append(spread)
+                self._spreads.append(spread)
+                self._spread_models.append(m)
         self.index = [done[id(m)] for m in models]
         self.legal = LegalClueMask(vocab, visible, model_language(models[0]))
         self.unreadable = frozenset(w for w in words if any(cannot_read(m, w) for m in models))
@@ -92,7 +97,11 @@ class BoardMatrices:
 
     def spread(self, k: int) -> float:
         """Model ``k``'s similarity scale (what one standard deviation of similarity means)."""
-        return self.spreads[self.index[k]]
+        i = self.index[k]
+        with self._spread_lock:
+            if self._spreads[i] is None:
+                self._spreads[i] = _spread(self._spread_models[i], self.sims[i])
+            return self._spreads[i]
 
 
 # The boards built most recently in this process, by what they were built from: two cover

@@ -12,7 +12,9 @@ information and reduced to ``DIMS`` dimensions by scikit-learn's randomized SVD 
 Perfors and Navarro 2016, "Predicting human similarity judgments with distributional models:
 the value of word associations"). The counts ship in ``data/eat_associations.tsv.gz`` (1.4 MB,
 built by ``scripts/build_association_data.py`` from npm ``eat-wrapper`` 1.0.1; Open
-Government Licence v3.0); the vectors are computed once (about 25 s on two cores) and cached.
+Government Licence v3.0); their vectors ship too (``data/eat_vectors.npz``, built by
+``scripts/build_eat_vectors.py``), since building them took 25-40 s of a first game's start.
+Other counts or settings are built once (about 25 s on two cores) and cached.
 
 A word the thesaurus lacks (and whose parts and lemma it lacks) gets a zero vector: its
 similarities are 0, which the human reader reads as "no association known", not as noise.
@@ -31,12 +33,13 @@ from pathlib import Path
 import numpy as np
 
 from .base import EmbeddingError, clean_words, unit_rows
-from .cache import load_or_build, load_or_build_json
+from .cache import load_or_build, load_or_build_json, read_shipped
 from .keyed_vectors import KeyedVectorsEmbedding, StaticTable
 from .vocabulary import Vocabulary
 
 ASSOCIATION_ENV = "SPYMASTER_AI_EAT_COUNTS"
 DATA_PATH = Path(__file__).resolve().parents[1] / "data" / "eat_associations.tsv.gz"
+SHIPPED_PATH = Path(__file__).resolve().parents[1] / "data" / "eat_vectors.npz"
 MIN_DEGREE = 3  # a word linked to fewer other words has too few associations to place
 WALK = 0.5  # weight of two-step associations (CAT -> MOUSE -> CHEESE)
 DIMS = 200
@@ -96,7 +99,11 @@ def association_vectors(counts, dims: int = DIMS, walk: float = WALK, iterations
     totals = np.asarray(counts.sum(axis=1)).ravel()
     strengths = sp.diags(1.0 / np.where(totals > 0, totals, 1.0)) @ counts
     sym = (strengths + strengths.T).tocsr()
-    walked = (sym + walk * (sym @ sym)).tocoo() if walk > 0 else sym.tocoo()
+    walked = (sym + walk * (sym @ sym)).tocsr() if walk > 0 else sym.tocsr()
+    # Sorted as the sums below would sort it (8 s of a 30 s build when COO sorts 33 million
+    # entries itself); the same order, so the same numbers.
+    walked.sort_indices()
+    walked = walked.tocoo()
     total = walked.sum()
     row_sum = np.asarray(walked.sum(axis=1)).ravel()
     col_sum = np.asarray(walked.sum(axis=0)).ravel()
@@ -106,6 +113,13 @@ def association_vectors(counts, dims: int = DIMS, walk: float = WALK, iterations
     k = min(dims, min(ppmi.shape) - 1)
     u, s, _ = randomized_svd(ppmi, k, n_iter=iterations, random_state=0)
     return np.asarray(u * np.sqrt(s), dtype=np.float32)
+
+
+def shipped_key(counts_sha256: str, min_degree: int = MIN_DEGREE, dims: int = DIMS, walk: float = WALK) -> dict:
+    """What the shipped vectors (``SHIPPED_PATH``) were built from: used only for these counts
+    and settings; the library versions they were built with are provenance, not key."""
+    return {"model": "eat", "counts_sha256": counts_sha256, "min_degree": int(min_degree), "walk": float(walk),
+            "dims": int(dims), "svd_iterations": SVD_ITERATIONS}
 
 
 @lru_cache(maxsize=8)
@@ -125,6 +139,10 @@ def _table(path: str, min_degree: int = MIN_DEGREE, dims: int = DIMS, walk: floa
         words, graph["counts"] = graph_words(rows, min_degree)
         return words
 
+    shipped = read_shipped(SHIPPED_PATH, shipped_key(digest, min_degree, dims, walk))
+    if shipped is not None:
+        words = [str(w) for w in shipped["words"]]
+        return StaticTable({w: i for i, w in enumerate(words)}, unit_rows(shipped["vectors"])), {"counts_sha256": digest}
     key = {"model": "eat", "counts_sha256": digest, "min_degree": min_degree, "walk": walk, "dims": dims,
            "svd_iterations": SVD_ITERATIONS, "scikit-learn": version("scikit-learn"), "scipy": version("scipy")}
     words = load_or_build_json("eat-words", {"counts_sha256": digest, "min_degree": min_degree}, build_graph)

@@ -211,13 +211,17 @@ class VectorEmbedding(Embedding):
             if len(matrix) < 2:
                 raise EmbeddingError(f"{self.name}: clue vocabulary too small to calibrate")
             step = max(1, len(matrix) // CALIBRATION_SAMPLE)
-            sample = matrix[::step][:CALIBRATION_SAMPLE]
-            sims = (sample @ sample.T).astype(np.float64)
-            off_diagonal = sims[~np.eye(len(sample), dtype=bool)]
-            std = float(off_diagonal.std())
-            cached = (float(off_diagonal.mean()), std if std > 0 else 1.0)
+            cached = self._stats_of(matrix[::step][:CALIBRATION_SAMPLE])
             self._similarity_stats = cached
         return cached
+
+    @staticmethod
+    def _stats_of(sample: np.ndarray) -> tuple[float, float]:
+        """Mean and spread of the similarities between distinct rows of ``sample``."""
+        sims = (sample @ sample.T).astype(np.float64)
+        off_diagonal = sims[~np.eye(len(sample), dtype=bool)]
+        std = float(off_diagonal.std())
+        return float(off_diagonal.mean()), std if std > 0 else 1.0
 
     def similarity(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:
         """Cosine similarity: one float32 matrix product of unit vectors."""

@@ -6,6 +6,11 @@ encoder version, vocabulary hash), so a new model or vocabulary never reads a st
 a corrupted or truncated file fails its shape/checksum test and is rebuilt with a warning.
 Writes go through a temporary file and ``os.replace``, so parallel workers never read a
 half-written cache.
+
+Besides whole matrices there is one *word store* per model (:func:`load_rows` /
+:func:`save_rows`): every word the model encoded, keyed by the model alone. A first game
+encodes only the words it asks for (a reader's 7,000 common words, a glossary's English
+senses), and a game in another language reuses the English words an earlier one encoded.
 """
 
 from __future__ import annotations
@@ -167,3 +172,114 @@ def load_or_build_arrays(label: str, key: Mapping[str, Any], build: Callable[[],
     except OSError as exc:
         warnings.warn(f"could not write array cache {npz}: {exc}", CacheWarning, stacklevel=3)
     return arrays
+
+
+def _rows_path(label: str, key: Mapping[str, Any]) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_")[:60] or "rows"
+    return cache_root() / "words" / f"{slug}-{key_digest(key)[:20]}.npz"
+
+
+def _rows_checksum(words: np.ndarray, vectors: np.ndarray) -> str:
+    digest = hashlib.sha256("\n".join(words.tolist()).encode("utf-8"))
+    digest.update(np.ascontiguousarray(vectors).tobytes())
+    return digest.hexdigest()
+
+
+def _read_rows(path: Path, key: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    with np.load(path, allow_pickle=False) as stored:
+        meta = json.loads(str(stored["meta"]))
+        words, vectors = stored["words"], stored["vectors"]
+    if meta.get("format") != CACHE_FORMAT or meta.get("key") != json.loads(json.dumps(key)):
+        raise ValueError("cache key mismatch")
+    if vectors.dtype != np.float32 or vectors.ndim != 2 or len(vectors) != len(words):
+        raise ValueError(f"{len(words)} words but vectors of shape {vectors.shape} {vectors.dtype}")
+    if _rows_checksum(words, vectors) != meta.get("sha256"):
+        raise ValueError("checksum mismatch")
+    return dict(zip(words.tolist(), vectors))
+
+
+def load_rows(label: str, key: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """Word -> float32 row from the word store of ``key``; {} when there is none yet. A damaged
+    or partial store warns that its words will be encoded again, and is replaced on the next
+    :func:`save_rows` (nothing the caller asks for is lost: it is recomputed)."""
+    path = _rows_path(label, key)
+    if not path.exists():
+        return {}
+    try:
+        return _read_rows(path, key)
+    except Exception as exc:  # noqa: BLE001 - any unreadable store is rebuilt
+        warnings.warn(f"rebuilding word store {path}: its words will be encoded again ({exc})",
+                      CacheWarning, stacklevel=3)
+        return {}
+
+
+def save_rows(label: str, key: Mapping[str, Any], rows: Mapping[str, np.ndarray]) -> None:
+    """Add ``rows`` to the word store of ``key`` (merged with what is on disk now) in one file,
+    written to a temporary name and renamed: a process starting meanwhile reads the old store
+    or the new one, never a mix. Two processes adding at once may each keep only their own
+    words (the other's are encoded again later), but neither corrupts the store."""
+    if not rows:
+        return
+    path = _rows_path(label, key)
+    merged: dict[str, np.ndarray] = {}
+    if path.exists():
+        try:
+            merged = _read_rows(path, key)
+        except Exception:  # noqa: BLE001 - a damaged store is replaced by this one
+            merged = {}
+    merged.update(rows)
+    words = np.array(list(merged), dtype=str)
+    vectors = np.ascontiguousarray(np.stack(list(merged.values())), dtype=np.float32)
+    meta = {"format": CACHE_FORMAT, "key": key, "shape": list(vectors.shape),
+            "sha256": _rows_checksum(words, vectors)}
+
+    def save(tmp: Path) -> None:
+        with tmp.open("wb") as handle:
+            np.savez(handle, words=words, vectors=vectors, meta=np.array(json.dumps(meta)))
+
+    try:
+        _write_atomic(path, save)
+    except OSError as exc:
+        warnings.warn(f"could not write word store {path}: {exc}", CacheWarning, stacklevel=3)
+
+
+def _arrays_checksum(arrays: Mapping[str, np.ndarray]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}\0{a.dtype.str}\0{a.shape}\n".encode("utf-8"))
+        digest.update(a.tobytes())
+    return digest.hexdigest()
+
+
+def read_shipped(path: Path, key: Mapping[str, Any]) -> dict[str, np.ndarray] | None:
+    """The arrays of a cache file shipped inside the package (``write_shipped``), or None when
+    there is none or it was built for another key (other source data or settings: the caller
+    then builds its own). A damaged file warns and gives None, so it is rebuilt, not trusted."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            meta = json.loads(str(stored["meta"]))
+            if meta.get("format") != CACHE_FORMAT or meta.get("key") != json.loads(json.dumps(key)):
+                return None
+            arrays = {name: stored[name] for name in stored.files if name != "meta"}
+        if _arrays_checksum(arrays) != meta.get("sha256"):
+            raise ValueError("checksum mismatch")
+        return arrays
+    except Exception as exc:  # noqa: BLE001 - a damaged shipped file is rebuilt locally
+        warnings.warn(f"not using the shipped cache {path} ({exc}); building it instead", CacheWarning, stacklevel=3)
+        return None
+
+
+def write_shipped(path: Path, key: Mapping[str, Any], arrays: Mapping[str, np.ndarray],
+                  provenance: Mapping[str, Any]) -> dict[str, Any]:
+    """Write ``arrays`` (compressed) with their key, checksum and provenance; returns the meta."""
+    meta = {"format": CACHE_FORMAT, "key": key, "sha256": _arrays_checksum(arrays), **provenance}
+
+    def save(tmp: Path) -> None:
+        with tmp.open("wb") as handle:
+            np.savez_compressed(handle, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+
+    _write_atomic(path, save)
+    return meta

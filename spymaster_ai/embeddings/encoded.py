@@ -1,8 +1,10 @@
 """Shared machinery for backends that compute vectors by running an encoder.
 
-The clue vocabulary is encoded once, with a progress bar when that takes a while, and (for
-slow encoders) cached on disk. Other words (board cards, phrases) are encoded on demand and
-memoised for the process. Subclasses must encode each word independently of the others in
+Words are encoded when first asked for, with a progress bar when that takes a while, and
+(for slow encoders) kept on disk in the model's word store, so a first game encodes only the
+words it reads (a human reader's 7,000 common words, not the 30,000 of the clue vocabulary)
+and a later start, or a game in another language, reads them back. The whole clue vocabulary
+is encoded (and cached as one matrix) only when an agent asks for all of it. Subclasses must encode each word independently of the others in
 its batch, so a word's vector is bit-for-bit the same whether it came from the cache, a
 board batch or a lone call: that is what keeps seeded games reproducible across processes.
 """
@@ -18,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from .base import VectorEmbedding, clean_words, unit_rows
-from .cache import cache_paths, load_or_build
+from .base import CALIBRATION_SAMPLE, VectorEmbedding, clean_words, unit_rows
+from .cache import cache_paths, load_or_build, load_rows, save_rows
 from .vocabulary import Vocabulary, words_key
 
 # Bumped whenever the way words are turned into vectors changes (invalidates caches).
@@ -27,18 +29,18 @@ ENCODER_VERSION = 1
 # Encodes of at least this many words show a progress bar on stderr.
 PROGRESS_THRESHOLD = 2000
 
-# A request holding this many vocabulary words loads (or builds and caches) the whole
-# vocabulary matrix instead of encoding them one by one; the bits are the same either way.
-VOCABULARY_LOAD_THRESHOLD = 256
+# A request for at most this many unknown words may be a board's cards (and their senses):
+# it loads (or builds) the card list they come from; a longer one is a vocabulary.
+CARD_REQUEST_MAX = 128
 
 Advance = Callable[[int], None]
 
 
-def shipped_card_words() -> tuple[str, ...]:
-    """Every word of the board word lists the package ships (normalised as the rules do)."""
+def shipped_card_lists() -> dict[str, tuple[str, ...]]:
+    """Each shipped board word list by name, its words sorted."""
     from ..rules.wordlists import available_lists, load_words
 
-    return tuple(dict.fromkeys(w for name in available_lists() for w in load_words(name)))
+    return {name: tuple(sorted(set(load_words(name)))) for name in available_lists()}
 
 
 @contextmanager
@@ -76,8 +78,9 @@ class EncodedEmbedding(VectorEmbedding):
         self._vocab_matrix: np.ndarray | None = None
         self._cache_file: Path | None = None
         self._memo: dict[str, np.ndarray] = {}
-        self._card_words: frozenset[str] | None = None
+        self._card_words: dict[str, tuple[str, ...]] | None = None
         self._vocab_key: str | None = None
+        self._store_loaded = False  # the word store is read into the memo on first use
 
     @abstractmethod
     def _encode(self, words: list[str], advance: Advance) -> np.ndarray:
@@ -125,46 +128,85 @@ class EncodedEmbedding(VectorEmbedding):
         if self._vocab_matrix is None:
             if self.disk_cache:
                 matrix, self._cache_file = load_or_build(
-                    self.name, self.cache_key(), (len(self._vocab), self.dim),
-                    lambda: self.encode_unit(list(self._vocab)))
+                    self.name, self.cache_key(), (len(self._vocab), self.dim), self._encode_vocabulary)
             else:
                 matrix = self.encode_unit(list(self._vocab))
             self._vocab_matrix = matrix
         return self._vocab_matrix
 
-    def _cards_outside_vocabulary(self) -> frozenset[str]:
+    def _encode_vocabulary(self) -> np.ndarray:
+        self._load_store()
+        return self._encode_reusing(self._vocab)
+
+    def _encode_reusing(self, words: Sequence[str]) -> np.ndarray:
+        """Unit vectors of ``words``, encoding only those not already memoised (the same bits)."""
+        if not words:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        todo = [w for w in dict.fromkeys(words) if w not in self._memo]
+        fresh = dict(zip(todo, self.encode_unit(todo)))
+        return np.stack([fresh[w] if w in fresh else self._memo[w] for w in words])
+
+    def similarity_stats(self) -> tuple[float, float]:
+        """As the base class, but from the sampled words alone when the whole vocabulary has
+        not been encoded (the same rows, so the same numbers): 1,000 words, not 30,000."""
+        if (getattr(self, "_similarity_stats", None) is None and self._vocab_matrix is None
+                and len(self._vocab) >= 2 and not self._vocabulary_cached()):
+            step = max(1, len(self._vocab) // CALIBRATION_SAMPLE)
+            self._similarity_stats = self._stats_of(self.vectors(list(self._vocab[::step][:CALIBRATION_SAMPLE])))
+        return super().similarity_stats()
+
+    def _store_key(self) -> dict[str, Any]:
+        """What a word's vector depends on: the model and the encoder, not the vocabulary."""
+        return {"model": self.name, "identity": self.identity, "encoder": ENCODER_VERSION,
+                "backend": type(self).__name__, "dim": self.dim}
+
+    def _load_store(self) -> None:
+        if not self._store_loaded and self.disk_cache:
+            self._store_loaded = True
+            stored = load_rows(f"{self.name}-words", self._store_key())
+            for word, row in stored.items():
+                if row.shape == (self.dim,):
+                    self._memo.setdefault(word, row)
+
+    def _card_lists(self) -> dict[str, tuple[str, ...]]:
         if self._card_words is None:
-            self._card_words = frozenset(w for w in shipped_card_words() if w not in self._vocab_index)
+            self._card_words = shipped_card_lists()
         return self._card_words
 
     def _memoise_cards(self, missing: list[str]) -> list[str]:
-        """Put the shipped cards among ``missing`` into the memo from their disk cache (built
-        once, beside the vocabulary's); return the words still to encode.
+        """Put the shipped cards among ``missing`` into the memo from their list's disk cache
+        (every card of that list, encoded once); return the words still to encode.
 
-        A third of the classic boards hold a card outside the clue vocabulary (HOT DOG,
-        LOCH NESS); without this cache every such board would load the model to encode it.
+        Why: a new board's cards would otherwise load the model at a later start (HOT DOG is
+        in no clue vocabulary; FENCE may be in none a reader asked for). Only the lists the
+        cards come from are encoded (an English board never encodes the Persian cards), and
+        only for a board-sized request (a long one is a vocabulary that happens to hold cards).
         """
-        cards = self._cards_outside_vocabulary()
-        if not self.disk_cache or not any(w in cards for w in missing):
-            return missing
-        ordered = tuple(sorted(cards))
-        key = {**self.cache_key(), "vocabulary": words_key(ordered), "words": len(ordered),
-               "part": "cards"}
-        matrix, _ = load_or_build(f"{self.name}-cards", key, (len(ordered), self.dim),
-                                  lambda: self.encode_unit(list(ordered)))
-        self._memo.update(zip(ordered, matrix))
+        if not self.disk_cache or len(missing) > CARD_REQUEST_MAX:
+            return missing  # a vocabulary, not a board: its words go to the word store
+        wanted = set(missing)
+        for name, ordered in self._card_lists().items():
+            if not wanted.intersection(ordered):
+                continue
+            key = {**self.cache_key(), "vocabulary": words_key(ordered), "words": len(ordered),
+                   "part": f"cards:{name}"}
+            matrix, _ = load_or_build(f"{self.name}-cards-{name}", key, (len(ordered), self.dim),
+                                      lambda: self._encode_reusing(ordered))
+            self._memo.update(zip(ordered, matrix))
+            wanted.difference_update(ordered)
         return [w for w in missing if w not in self._memo]
 
     def vectors(self, words: Sequence[str]) -> np.ndarray:
         words = clean_words(words)
         out = np.empty((len(words), self.dim), dtype=np.float32)
         with self._lock:
+            self._load_store()
             vocab_matrix = self._vocab_matrix
             if vocab_matrix is None:
-                in_vocab = sum(1 for w in words if w in self._vocab_index and w not in self._memo)
-                # A long request (an agent's filtered vocabulary) builds the matrix; a short
-                # one reads it when it is already on disk, which beats loading the model.
-                if in_vocab >= VOCABULARY_LOAD_THRESHOLD or (in_vocab and self._vocabulary_cached()):
+                # A vocabulary matrix already on disk (an agent that reads all of it built it)
+                # beats loading the model; otherwise only the words asked for are encoded.
+                in_vocab = any(w in self._vocab_index and w not in self._memo for w in words)
+                if in_vocab and self._vocabulary_cached():
                     vocab_matrix = self._vocabulary_matrix()
             if vocab_matrix is not None:
                 rows = np.fromiter((self._vocab_index.get(w, -1) for w in words), dtype=np.int64,
@@ -176,7 +218,10 @@ class EncodedEmbedding(VectorEmbedding):
             missing = [w for w in dict.fromkeys(words[i] for i in others) if w not in self._memo]
             missing = self._memoise_cards(missing) if missing else missing
             if missing:
-                self._memo.update(zip(missing, self.encode_unit(missing)))
+                encoded = self.encode_unit(missing)
+                self._memo.update(zip(missing, encoded))
+                if self.disk_cache:
+                    save_rows(f"{self.name}-words", self._store_key(), dict(zip(missing, encoded)))
             if from_vocab.any():
                 out[from_vocab] = vocab_matrix[rows[from_vocab]]
             for i in others:
