@@ -62,8 +62,8 @@ def test_a_handful_of_guesses_cannot_wreck_the_shipped_weights(seed, n):
     adaptation.observe_all(sets)
     assert np.all(np.isfinite(adaptation.offset))
     pull = sum(np.linalg.norm((s.x - s.x[s.chosen]) / base.scale, axis=1).max() for s in sets)
-    assert np.linalg.norm(adaptation.offset) <= 1.01 * pull / 10.0
-    assert np.all(np.linalg.eigvalsh(adaptation.precision) >= 10.0 - 1e-9)
+    assert np.linalg.norm(adaptation.offset) <= 1.01 * pull / PRIOR
+    assert np.all(np.linalg.eigvalsh(adaptation.precision) >= PRIOR - 1e-9)
 
 
 def test_bad_shapes_are_refused_with_a_clear_error():

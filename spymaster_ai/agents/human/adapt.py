@@ -38,7 +38,11 @@ from .reader import ChoiceSet, HumanReader, ReaderParams, softmax
 
 __all__ = ["CLUE_WEIGHT", "PRIOR", "PersonLearner", "PersonalReader", "ReaderAdaptation", "guessable_mask"]
 
-PRIOR = 10.0  # prior precision of the offset, per standardised feature
+# Prior precision of the offset, per standardised feature. 30, not 10: on people's Duet games
+# (experiments/results/learner_prior.md) learning a game's earlier guesses at 10 predicted its
+# next guesses slightly worse than not learning (log p -0.041 [-0.084, +0.003] a guess); at 30
+# no worse (+0.002 [-0.027, +0.030]), while a person's many games can still move it.
+PRIOR = 30.0
 CLUE_WEIGHT = 0.5  # what one AI pick on the person's clue weighs, next to one guess of theirs
 _EDGE = 1e-6  # outcome chances are kept this far from 0 and 1
 
