@@ -566,9 +566,30 @@ def test_in_duet_a_later_card_the_clue_barely_meant_is_not_taken(human_agents):
     _, guesser = human_agents
     side = _side(green=("doctor", "nurse", "moon", "sun", "bank", "money", "river", "apple", "tree"),
                  black=("crab", "king", "queen"))
-    # MUSIC: 2 and one card taken: nothing on the board is music but a PHONE's ring
-    view = replace(_duet_guess_view(side, ("music", 2), guesses_made=1), visible=tuple(w for w in BOARD if w != "star"))
+    # MILE: 2 and RIVER taken: the reader's next card, OCEAN, is meant at about a fifth
+    view = replace(_duet_guess_view(side, ("mile", 2), guesses_made=1), visible=tuple(w for w in BOARD if w != "river"))
     loose = copy(guesser)
     loose.duet_meant = False
-    assert loose.next_guess(view) == "phone"  # the stop rule alone reads ~0.76 for any top card
+    assert loose.next_guess(view) == "ocean"  # the stop rule alone reads ~0.76 for any top card
     assert guesser.next_guess(view) is None  # a careful person stops: the clue barely meant it
+
+
+@pytest.mark.models
+def test_in_duet_a_later_card_the_clue_meant_is_taken_for_it_may_be_green_unmeant(human_agents):
+    """PRICE: 2 and MONEY taken: BANK, read at about half, is taken. Read as the chance of
+    green, the cap stopped here (en3: the AI stopped after one right card on 5 of 8 clues)."""
+    from copy import copy
+
+    _, guesser = human_agents
+    side = _side(green=("doctor", "nurse", "moon", "sun", "bank", "money", "river", "apple", "tree"),
+                 black=("crab", "king", "queen"))
+    view = replace(_duet_guess_view(side, ("price", 2), guesses_made=1), visible=tuple(w for w in BOARD if w != "money"))
+    assert guesser.next_guess(view) == "bank"
+    before = copy(guesser)
+    before.unmeant_green = False
+    assert before.next_guess(view) is None
+    right, black, other = guesser._meant_or_unclued(view, "bank", 0.5)
+    assert right == pytest.approx(0.5 + 0.5 * 3 / 9) and black == pytest.approx(0.5 * 1 / 9)  # RULES.md section 3
+    assert right + black + other == pytest.approx(1.0)
+
+
