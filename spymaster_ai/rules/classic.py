@@ -30,6 +30,13 @@ Rule readings this engine makes (RULES.md leaves them open):
 * ``loss_cause`` is the loser's cause: ``ASSASSIN`` (assassin touched, classic rules),
   ``OPPONENT`` (the winning team had all its agents covered, or Assassin Ending completed, or the
   solo opponent's agents all got covered), ``MISTAKE`` (a wrong guess in sudden death).
+
+Where to look: this module holds the moves, the move surface (seats, legal moves, ``apply``,
+returns), the legality hook and how a turn, a penalty and the game end; :mod:`.classic_state`
+the kinds of board, the state, its queries and the solo score, :mod:`.classic_record`
+configuration, replay and state snapshot, and :mod:`.classic_views` what each role sees.
+:class:`ClassicGame` stays defined here (its other jobs are bases it inherits), and the
+names those modules held here before the split are imported from here still.
 """
 
 from __future__ import annotations
@@ -37,8 +44,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-from ..views import ClueHistoryEntry, GuesserView, SpymasterView, detached
-from .cards import CLASSIC_LAYOUT, KIM2019_LAYOUT, PICTURES_LAYOUT, ClassicKey, Identity, Team, normalise_word, quoted
+from .cards import Identity, Team, normalise_word, quoted
+from .classic_record import ClassicRecord
+from .classic_state import KINDS, LEGALITY_MODES
+from .classic_views import ClassicViews
 from .moves import (
     AlreadyCoveredError,
     Clue,
@@ -52,7 +61,6 @@ from .moves import (
     InvalidClueError,
     LossCause,
     Move,
-    NotOnBoardError,
     Pass,
     Phase,
     Stop,
@@ -60,14 +68,13 @@ from .moves import (
     check_move,
 )
 
-__all__ = ["ClassicGame", "ClueResult", "GuessResult", "WrongCardError", "KINDS", "LEGALITY_MODES"]
+# Names this module held before the split (issue 43), importable from here still.
+from ..views import ClueHistoryEntry, GuesserView, SpymasterView, detached  # noqa: F401
+from .cards import CLASSIC_LAYOUT, KIM2019_LAYOUT, PICTURES_LAYOUT, ClassicKey  # noqa: F401
+from .classic_state import _options_json  # noqa: F401
+from .moves import NotOnBoardError  # noqa: F401
 
-KINDS: dict[str, tuple[int, int, int, int, int]] = {
-    "classic": CLASSIC_LAYOUT,
-    "pictures": PICTURES_LAYOUT,
-    "kim2019": KIM2019_LAYOUT,
-}
-LEGALITY_MODES = ("strict", "penalty", "off")
+__all__ = ["ClassicGame", "ClueResult", "GuessResult", "WrongCardError", "KINDS", "LEGALITY_MODES"]
 
 
 class WrongCardError(IllegalMove):
@@ -97,196 +104,8 @@ def _check_clue(
     return check_clue(clue_word, visible_words, opts, count=count)
 
 
-def _options_json(options: object | None) -> dict | None:
-    if options is None:
-        return None
-    if isinstance(options, dict):
-        return dict(options)
-    if dataclasses.is_dataclass(options) and not isinstance(options, type):
-        data = dataclasses.asdict(options)
-        if data.get("lang") == "en":  # English records stay as they were before languages
-            del data["lang"]
-        return data
-    raise ValueError(f"legality_options must be None, a dict or a LegalityOptions, got {type(options).__name__}")
-
-
-class ClassicGame:
+class ClassicGame(ClassicRecord, ClassicViews):
     """Classic Codenames / Codenames Pictures with its variants; see the module docstring."""
-
-    def __init__(
-        self,
-        words: Sequence[str],
-        key: ClassicKey,
-        *,
-        solo: bool = False,
-        three_player: bool = False,
-        assassin_ending: bool = False,
-        legality: str = "strict",
-        legality_options: object | None = None,
-        pictures: Sequence[bool] | None = None,
-        kind: str | None = None,
-    ) -> None:
-        if isinstance(words, (str, bytes)) or not isinstance(words, Sequence):
-            raise ValueError("words must be a sequence of card words, not a single string")
-        normalised = tuple(normalise_word(w) for w in words)
-        size = len(normalised)
-        if size not in (25, 20):
-            raise ValueError(f"a classic board has 25 cards and a Pictures board 20; got {size}")
-        if any(not w for w in normalised):
-            raise ValueError("card words must not be empty")
-        if len(set(normalised)) != size:
-            seen: set[str] = set()
-            dupes = sorted({w for w in normalised if w in seen or seen.add(w)})
-            raise ValueError(f"card words must be distinct; repeated: {', '.join(dupes)}")
-        if kind is None:
-            kind = "classic" if size == 25 else "pictures"
-        if kind not in KINDS:
-            raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
-        layout = KINDS[kind]
-        if size != layout[0]:
-            raise ValueError(f"a {kind} board has {layout[0]} cards; got {size}")
-        if not isinstance(key, ClassicKey):
-            raise ValueError(f"key must be a ClassicKey, got {type(key).__name__}")
-        if key.size != size:
-            raise ValueError(f"the key card has {key.size} positions but the board has {size} cards")
-        key.validate(layout)
-        if pictures is None:
-            flags = (kind == "pictures",) * size
-        else:
-            flags = tuple(pictures)
-            if len(flags) != size or not all(isinstance(f, bool) for f in flags):
-                raise ValueError(f"pictures must be {size} booleans, one per card")
-        if legality not in LEGALITY_MODES:
-            raise ValueError(f"legality must be one of {', '.join(LEGALITY_MODES)}; got {legality!r}")
-        _options_json(legality_options)  # refuse unusable options now, not at the first clue
-
-        self._words = normalised
-        self._index = {w: i for i, w in enumerate(normalised)}
-        self._key = key
-        self._kind = kind
-        self._pictures = flags
-        self._solo = bool(solo)
-        self._three_player = bool(three_player)
-        self._assassin_ending = bool(assassin_ending)
-        self._legality = legality
-        self._legality_options = legality_options
-
-        self._phase = Phase.CLUE
-        self._team = key.starting
-        self._clue: Clue | None = None
-        self._guesses_made = 0
-        self._max_guesses: int | None = None
-        self._winner: Team | None = None
-        self._loss_cause: LossCause | None = None
-        self._turns = {Team.RED: 0, Team.BLUE: 0}
-        self._covered: dict[str, Identity] = {}  # in the order covered
-        self._history: list[dict] = []  # one entry per accepted clue
-        self._actions: list[dict] = []
-
-    # ----------------------------------------------------------------- state
-    @property
-    def words(self) -> tuple[str, ...]:
-        return self._words
-
-    @property
-    def key(self) -> ClassicKey:
-        return self._key
-
-    @property
-    def kind(self) -> str:
-        return self._kind
-
-    @property
-    def pictures(self) -> tuple[bool, ...]:
-        return self._pictures
-
-    @property
-    def solo(self) -> bool:
-        return self._solo
-
-    @property
-    def three_player(self) -> bool:
-        return self._three_player
-
-    @property
-    def assassin_ending(self) -> bool:
-        return self._assassin_ending
-
-    @property
-    def legality(self) -> str:
-        return self._legality
-
-    @property
-    def single_team(self) -> bool:
-        """Only the starting team plays turns (solo variant, Kim et al. 2019 protocol)."""
-        return self._solo or self._kind == "kim2019"
-
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def current_team(self) -> Team:
-        return self._team
-
-    @property
-    def clue(self) -> Clue | None:
-        return self._clue
-
-    @property
-    def guesses_made(self) -> int:
-        return self._guesses_made
-
-    @property
-    def max_guesses(self) -> int | None:
-        return self._max_guesses
-
-    @property
-    def winner(self) -> Team | None:
-        return self._winner
-
-    @property
-    def loser(self) -> Team | None:
-        return None if self._winner is None else self._winner.other
-
-    @property
-    def loss_cause(self) -> LossCause | None:
-        return self._loss_cause
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is Phase.OVER
-
-    @property
-    def turns(self) -> dict[Team, int]:
-        return dict(self._turns)
-
-    @property
-    def covered(self) -> dict[str, Identity]:
-        return dict(self._covered)
-
-    @property
-    def actions(self) -> list[dict]:
-        return [dict(a) for a in self._actions]
-
-    def visible_words(self) -> tuple[str, ...]:
-        return tuple(w for w in self._words if w not in self._covered)
-
-    def remaining(self, identity: Identity) -> tuple[str, ...]:
-        identity = Identity(identity)
-        return tuple(
-            w for w, i in zip(self._words, self._key.identities) if i is identity and w not in self._covered
-        )
-
-    def identity_of(self, word: str) -> Identity:
-        """The key identity of a card (engine-side helper; never shown to a guesser)."""
-        return self._key.identities[self._position(word)]
-
-    def score(self) -> int | None:
-        """Solo variant: opponent agents not yet covered, on a win; otherwise None."""
-        if not self._solo or self._winner is not self._key.starting:
-            return None
-        return len(self.remaining(Identity.of_team(self._key.starting.other)))
 
     # ----------------------------------------------------------------- moves
     def give_clue(self, clue: Clue) -> ClueResult:
@@ -479,147 +298,11 @@ class ClassicGame:
             return {seat: 0.0 for seat in self.seats}
         return {seat: (1.0 if seat.startswith(self._winner.value) else -1.0) for seat in self.seats}
 
-    # ----------------------------------------------------------------- views
-    def spymaster_view(self, team: Team) -> SpymasterView:
-        """What ``team``'s spymaster sees: the key, as the uncovered cards of each identity.
-
-        The view holds its own copies (:func:`~spymaster_ai.views.detached`), none of the game's objects.
-        """
-        team = Team(team)
-        return detached(SpymasterView(
-            game=self._kind,
-            me=team.value,
-            words=self._words,
-            visible=self.visible_words(),
-            own=self.remaining(Identity.of_team(team)),
-            opponent=self.remaining(Identity.of_team(team.other)),
-            bystanders=self.remaining(Identity.BYSTANDER),
-            assassins=self.remaining(Identity.ASSASSIN),
-            revealed=self._revealed(),
-            history=self._history_entries(team, finished_only=False),
-            extra=self._public_facts(),
-        ))
-
-    def guesser_view(self, team: Team) -> GuesserView:
-        """What ``team``'s operatives see: the table and their clues, no key information.
-
-        ``clue`` is the clue being guessed now (only during this team's guessing); ``history``
-        holds this team's earlier clues (penalised ones included, with no guesses), not that one.
-        The view holds its own copies (:func:`~spymaster_ai.views.detached`), none of the game's objects.
-        """
-        team = Team(team)
-        guessing = self._phase in (Phase.GUESS, Phase.SUDDEN_DEATH) and self._team is team
-        return detached(GuesserView(
-            game=self._kind,
-            me=team.value,
-            words=self._words,
-            visible=self.visible_words(),
-            revealed=self._revealed(),
-            clue=self._clue if guessing else None,
-            guesses_made=self._guesses_made if guessing else 0,
-            max_guesses=self._max_guesses if guessing else None,
-            can_stop=guessing and self._phase is Phase.GUESS and self._guesses_made >= 1,
-            history=self._history_entries(team, finished_only=True),
-            sudden_death=guessing and self._phase is Phase.SUDDEN_DEATH,
-            own_left=len(self.remaining(Identity.of_team(team))),
-        ))
-
-    # ----------------------------------------------------------------- records
-    def config(self) -> dict:
-        """The constructor arguments as JSON (see :meth:`from_config`)."""
-        return {
-            "words": list(self._words),
-            "key": self._key.to_json(),
-            "solo": self._solo,
-            "three_player": self._three_player,
-            "assassin_ending": self._assassin_ending,
-            "legality": self._legality,
-            "legality_options": _options_json(self._legality_options),
-            "pictures": list(self._pictures),
-            "kind": self._kind,
-        }
-
-    @classmethod
-    def from_config(cls, config: dict) -> "ClassicGame":
-        if not isinstance(config, dict):
-            raise ValueError(f"a game configuration is a JSON object, got {type(config).__name__}")
-        return cls(
-            list(config["words"]),
-            ClassicKey.from_json(config["key"]),
-            solo=bool(config.get("solo", False)),
-            three_player=bool(config.get("three_player", False)),
-            assassin_ending=bool(config.get("assassin_ending", False)),
-            legality=config.get("legality", "strict"),
-            legality_options=config.get("legality_options"),
-            pictures=config.get("pictures"),
-            kind=config.get("kind"),
-        )
-
-    def replay(self, actions: list[dict]) -> None:
-        """Apply logged actions in order through the ordinary moves (so the rules check them)."""
-        for n, action in enumerate(actions):
-            if not isinstance(action, dict) or "type" not in action:
-                raise ValueError(f"action {n} is not a move object: {action!r}")
-            kind = action["type"]
-            if kind == "clue":
-                team = Team(action["team"])
-                if team is not self._team:
-                    raise ValueError(f"action {n}: a clue by {team.value}, but it is {self._team.value}'s move")
-                result = self.give_clue(Clue.from_json(action))
-                if "legal" in action and bool(action["legal"]) != result.legal:
-                    raise ValueError(
-                        f"action {n}: clue {result.clue.word!r} was recorded as "
-                        f"{'legal' if action['legal'] else 'illegal'} but the checker now says otherwise"
-                    )
-            elif kind == "guess":
-                self.guess(action["word"])
-            elif kind == "stop":
-                self.stop()
-            elif kind == "penalty_cover":
-                self.penalty_cover(action["word"])
-            elif kind == "solo_cover":
-                self.solo_cover(action["word"])
-            else:
-                raise ValueError(f"action {n}: unknown move type {kind!r}")
-
-    def state_json(self) -> dict:
-        """A full JSON snapshot of the game state, to compare a replay with the original."""
-        return {
-            "kind": self._kind,
-            "phase": self._phase.value,
-            "current_team": self._team.value,
-            "clue": None if self._clue is None else self._clue.to_json(),
-            "guesses_made": self._guesses_made,
-            "max_guesses": self._max_guesses,
-            "winner": None if self._winner is None else self._winner.value,
-            "loss_cause": None if self._loss_cause is None else self._loss_cause.value,
-            "turns": {t.value: n for t, n in self._turns.items()},
-            "covered": [[w, i.value] for w, i in self._covered.items()],
-            "history": [
-                {
-                    "team": e["team"].value,
-                    "clue": e["clue"].to_json(),
-                    "legal": e["legal"],
-                    "guesses": list(e["guesses"]),
-                    "outcomes": list(e["outcomes"]),
-                }
-                for e in self._history
-            ],
-            "score": self.score(),
-            "moves": len(self._actions),
-        }
-
     # ----------------------------------------------------------------- internals
     def _require_live(self) -> None:
         if self.is_over:
             winner = self._winner.value if self._winner else "nobody"
             raise GameOverError(f"the game is over ({winner} won); no more moves")
-
-    def _position(self, word: str) -> int:
-        card = normalise_word(word)
-        if card not in self._index:
-            raise NotOnBoardError(f"{quoted(word)} is not a card on this board")
-        return self._index[card]
 
     def _uncovered_card(self, word: str) -> str:
         card = self._words[self._position(word)]
@@ -706,30 +389,3 @@ class ClassicGame:
             self._phase = Phase.SOLO_COVER if self._solo else Phase.CLUE
         else:
             self._phase = Phase.CLUE  # the covering team plays next
-
-    def _revealed(self) -> tuple[tuple[str, str], ...]:
-        return tuple((w, i.value) for w, i in self._covered.items())
-
-    def _history_entries(self, team: Team, *, finished_only: bool) -> tuple[ClueHistoryEntry, ...]:
-        entries = self._history
-        in_progress = self._phase in (Phase.GUESS, Phase.SUDDEN_DEATH)
-        if finished_only and in_progress and entries and entries[-1]["team"] is team:
-            entries = entries[:-1]  # the clue being guessed is GuesserView.clue, not history
-        return tuple(
-            ClueHistoryEntry(e["team"].value, e["clue"], tuple(e["guesses"]), tuple(e["outcomes"]))
-            for e in entries
-            if e["team"] is team
-        )
-
-    def _public_facts(self) -> dict:
-        return {
-            "phase": self._phase.value,
-            "current_team": self._team.value,
-            "starting": self._key.starting.value,
-            "turns": {t.value: n for t, n in self._turns.items()},
-            "agents_left": {t.value: len(self.remaining(Identity.of_team(t))) for t in Team},
-            "solo": self._solo,
-            "three_player": self._three_player,
-            "assassin_ending": self._assassin_ending,
-            "single_team": self.single_team,
-        }

@@ -32,14 +32,23 @@ Readings of the rules this engine chose (RULES.md leaves them open):
 * **Scoring** on a win: 3 per token left in the bank + 1 per voluntary stop − 1 when the
   win needed sudden death. The formula is applied to any token setting (RULES.md gives its
   thresholds for the standard 9-token game); a sudden-death win without stops scores −1.
+
+Where to look: this module holds the moves, the move surface (seats, legal moves, ``apply``,
+returns) and how a turn, sudden death and the game end; :mod:`.duet_state` the state, its
+queries and the score, :mod:`.duet_record` configuration, replay and state snapshot, and
+:mod:`.duet_views` what each player sees. :class:`DuetGame` stays defined here (its other
+jobs are bases it inherits), and the names those modules held here before the split are
+imported from here still.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
-from .cards import DuetIdentity, DuetKey, Player, normalise_word, quoted
+from .cards import DuetIdentity, Player, normalise_word, quoted
+from .duet_record import DuetRecord
+from .duet_state import _AGENT, _MARKS, MISSIONS, _player
+from .duet_views import DuetViews
 from .moves import (
     AlreadyCoveredError,
     Clue,
@@ -60,29 +69,14 @@ from .moves import (
     check_move,
 )
 
-if TYPE_CHECKING:  # views sit one layer above rules: imported lazily by the view methods
-    from ..views import ClueHistoryEntry, GuesserView, SpymasterView
+# Names this module held before the split (issue 43), importable from here still.
+from .cards import DuetKey  # noqa: F401
+from .duet_state import LEGALITY_MODES, TOTAL_GREENS  # noqa: F401
 
-# Missions named in RULES.md §3: name -> (tokens, bystander-face tokens).
-MISSIONS: dict[str, tuple[int, int]] = {
-    "prague": (9, 9),
-    "moscow": (8, 8),
-    "bangkok": (7, 7),
-    "singapore": (6, 6),
-    "cairo": (9, 5),
-    "berlin": (11, 11),
-}
-
-LEGALITY_MODES = ("strict", "penalty", "off")
-TOTAL_GREENS = 15
 SEATS = ("a_spymaster", "a_guesser", "b_spymaster", "b_guesser")
 # returns() of a lost game: one below the lowest score a win can have (-1, a sudden-death win
 # without stops), so every win is worth more than every loss.
 LOSS_RETURN = -2.0
-
-# How a covered card is covered.
-_AGENT = "agent"  # a green agent card
-_MARKS = "marks"  # bystander marks from both directions
 
 
 class NotYourTurnError(WrongPhaseError):
@@ -100,241 +94,8 @@ def _seat(player: Player, role: str) -> str:
     return f"{player.value.lower()}_{role}"
 
 
-def _player(value: object) -> Player:
-    try:
-        return Player(value)
-    except ValueError:
-        raise ValueError(f"a Duet player is 'A' or 'B', got {value!r}") from None
-
-
-class DuetGame:
+class DuetGame(DuetRecord, DuetViews):
     """One game of Codenames Duet between players A and B, enforcing RULES.md §3."""
-
-    def __init__(
-        self,
-        words: Sequence[str],
-        key: DuetKey,
-        *,
-        tokens: int = 9,
-        mistakes: int | None = None,
-        legality: str = "strict",
-        legality_options: object | None = None,
-    ) -> None:
-        norm = tuple(normalise_word(w) for w in words)
-        if len(norm) != 25:
-            raise ValueError(f"a Duet board has 25 cards, got {len(norm)}")
-        if any(not w for w in norm):
-            raise ValueError("a Duet board card is empty")
-        dupes = sorted({w for w in norm if norm.count(w) > 1})
-        if dupes:
-            raise ValueError(f"Duet board cards must be distinct; repeated: {', '.join(dupes)}")
-        if not isinstance(key, DuetKey):
-            raise TypeError(f"key must be a DuetKey, got {type(key).__name__}")
-        key.validate()
-        if isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 1:
-            raise ValueError(f"tokens must be a positive integer, got {tokens!r}")
-        if mistakes is not None and (
-            isinstance(mistakes, bool) or not isinstance(mistakes, int) or not 0 <= mistakes <= tokens
-        ):
-            raise ValueError(f"mistakes must be an integer from 0 to tokens ({tokens}), got {mistakes!r}")
-        if legality not in LEGALITY_MODES:
-            raise ValueError(f"legality must be one of {', '.join(LEGALITY_MODES)}, got {legality!r}")
-        if isinstance(legality_options, dict):
-            from .legality import LegalityOptions
-
-            legality_options = LegalityOptions(**legality_options)
-
-        self._words = norm
-        self._index = {w: i for i, w in enumerate(norm)}
-        self._key = key
-        self._green = {p: frozenset(i for i, c in enumerate(key.side(p)) if c is DuetIdentity.GREEN) for p in Player}
-        self._tokens = tokens
-        self._mistakes = mistakes
-        self._legality = legality
-        self._legality_options = legality_options
-        self._mission: str | None = None
-
-        bystander_face = tokens if mistakes is None else mistakes
-        self._bystander_left = bystander_face
-        self._marked_left = tokens - bystander_face
-
-        self._phase = Phase.CLUE
-        self._giver: Player | None = None
-        self._last_giver: Player | None = None
-        self._clue: Clue | None = None
-        self._guesses_made = 0
-        self._correct = 0
-        self._turns = 0
-        self._winner: bool | None = None
-        self._loss_cause: LossCause | None = None
-        self._covered: dict[int, str] = {}
-        self._marks: set[tuple[int, Player]] = set()  # (card, guesser P): bystander on P's partner's side
-        self._assassin: int | None = None
-        self._voluntary_stops = 0
-        self._penalties = 0
-        self._double_marks = 0
-        self._sudden_death = False
-        self._passed: set[Player] = set()
-        self._hopeless_pass_ends = True  # False only to replay a record made before that rule
-        self._history: list[dict] = []  # one per clue: giver, clue, guesses, outcomes, penalised
-        self._sd_guesses: list[dict] = []
-        self.actions: list[dict] = []
-
-    # ------------------------------------------------------------------ construction
-    @classmethod
-    def mission(cls, words: Sequence[str], key: DuetKey, name: str, **kw: Any) -> "DuetGame":
-        """A campaign mission from RULES.md §3 by name (tokens and bystander-face tokens)."""
-        lowered = str(name).strip().lower()
-        if lowered not in MISSIONS:
-            raise ValueError(f"unknown Duet mission {name!r}; known: {', '.join(MISSIONS)}")
-        clash = {"tokens", "mistakes"} & set(kw)
-        if clash:
-            raise ValueError(f"a mission sets its own tokens and mistakes; do not pass {', '.join(sorted(clash))}")
-        tokens, mistakes = MISSIONS[lowered]
-        game = cls(words, key, tokens=tokens, mistakes=mistakes, **kw)
-        game._mission = lowered
-        return game
-
-    # ------------------------------------------------------------------ read-only state
-    @property
-    def words(self) -> tuple[str, ...]:
-        return self._words
-
-    @property
-    def key(self) -> DuetKey:
-        return self._key
-
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    @property
-    def giver(self) -> Player | None:
-        return self._giver
-
-    @property
-    def guesser(self) -> Player | None:
-        return self._giver.other if self._giver is not None else None
-
-    @property
-    def clue(self) -> Clue | None:
-        return self._clue
-
-    @property
-    def guesses_made(self) -> int:
-        return self._guesses_made
-
-    @property
-    def correct_this_turn(self) -> int:
-        return self._correct
-
-    @property
-    def tokens(self) -> int:
-        return self._tokens
-
-    @property
-    def tokens_left(self) -> int:
-        return self._bystander_left + self._marked_left
-
-    @property
-    def bystander_tokens_left(self) -> int:
-        return self._bystander_left
-
-    @property
-    def marked_tokens_left(self) -> int:
-        return self._marked_left
-
-    @property
-    def turns_played(self) -> int:
-        return self._turns
-
-    @property
-    def winner(self) -> bool | None:
-        return self._winner
-
-    @property
-    def loss_cause(self) -> LossCause | None:
-        return self._loss_cause
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase is Phase.OVER
-
-    @property
-    def voluntary_stops(self) -> int:
-        return self._voluntary_stops
-
-    @property
-    def needed_sudden_death(self) -> bool:
-        return self._sudden_death
-
-    def visible_words(self) -> tuple[str, ...]:
-        """Cards not covered by a green agent nor by marks from both directions."""
-        return tuple(w for i, w in enumerate(self._words) if i not in self._covered)
-
-    def can_guess(self, player: Player, word: str) -> bool:
-        """Whether ``player`` may guess ``word``: visible, and not already marked by its own guess."""
-        i = self._index.get(normalise_word(word))
-        return i is not None and i not in self._covered and (i, _player(player)) not in self._marks
-
-    def words_left_for(self, player: Player) -> tuple[str, ...]:
-        """Green cards on ``player``'s side not yet covered: what the partner must find from its clues."""
-        return tuple(self._words[i] for i in sorted(self._green[_player(player)]) if i not in self._covered)
-
-    def marked_by(self, player: Player) -> tuple[str, ...]:
-        """Visible cards ``player`` guessed as bystanders (it may not guess them again)."""
-        p = _player(player)
-        return tuple(w for i, w in enumerate(self._words) if (i, p) in self._marks and i not in self._covered)
-
-    def greens_left(self) -> int:
-        """Green words (of the 15) not yet covered."""
-        return len((self._green[Player.A] | self._green[Player.B]) - self._covered.keys())
-
-    def allowed_givers(self) -> tuple[Player, ...]:
-        """Who may give the next clue: either at first, then alternating; never a player with no words left."""
-        if self._phase is not Phase.CLUE:
-            return ()
-        has_words = [p for p in Player if self.words_left_for(p)]
-        if self._last_giver is None:
-            return tuple(has_words)
-        preferred = self._last_giver.other
-        return (preferred,) if preferred in has_words else tuple(p for p in has_words if p is self._last_giver)
-
-    def sudden_death_players(self) -> tuple[Player, ...]:
-        """Players that may still guess in sudden death: words left to find and not passed."""
-        if self._phase is not Phase.SUDDEN_DEATH:
-            return ()
-        return tuple(p for p in Player if p not in self._passed and self.words_left_for(p.other))
-
-    def win_still_possible(self) -> bool:
-        """Whether every green card left can still be found by a player who has not passed.
-
-        A player finds the cards green on the partner's side, so a pass leaves the passer's
-        words to find unfound unless they are green on its own side too (then the partner can
-        find them). When none can be, the game is lost now: guessing on could only end in a
-        loss, and a person who passed should not watch the AI touch an assassin after that.
-        """
-        if not self._hopeless_pass_ends:
-            return bool(self.sudden_death_players())
-        left = (self._green[Player.A] | self._green[Player.B]) - self._covered.keys()
-        reachable: set[int] = set()
-        for p in Player:
-            if p not in self._passed:
-                reachable |= self._green[p.other]
-        return left <= reachable
-
-    def follow_recorded_passes(self, actions: Sequence[dict]) -> None:
-        """Replay ``actions`` under the rule they were played by: a record in which moves
-        follow a sudden-death pass was made before a hopeless pass ended the game, so such a
-        game ends, as it did then, only when no player may guess. Before 2026-12-04 that was
-        the only rule; both rules agree on every game without a hopeless pass."""
-        passed = False
-        for action in actions:
-            kind = action.get("type") if isinstance(action, dict) else None
-            if passed and kind in ("sd_guess", "sd_pass"):
-                self._hopeless_pass_ends = False
-                return
-            passed = passed or kind == "sd_pass"
 
     # ------------------------------------------------------------------ moves
     def give_clue(self, giver: Player, clue: Clue) -> ClueResult:
@@ -570,198 +331,6 @@ class DuetGame:
         else:
             value = LOSS_RETURN
         return {seat: value for seat in SEATS}
-
-    # ------------------------------------------------------------------ views
-    def _history_for_giver(self, giver: Player) -> tuple[ClueHistoryEntry, ...]:
-        from ..views import ClueHistoryEntry
-
-        return tuple(
-            ClueHistoryEntry(h["giver"], h["clue"], tuple(h["guesses"]), tuple(h["outcomes"]))
-            for h in self._history
-            if h["giver"] == giver.value
-        )
-
-    def _revealed(self) -> tuple[tuple[str, str], ...]:
-        out = []
-        for i, w in enumerate(self._words):
-            if self._covered.get(i) == _AGENT:
-                out.append((w, DuetIdentity.GREEN.value))
-            elif self._covered.get(i) == _MARKS:
-                out.append((w, DuetIdentity.BYSTANDER.value))
-            elif i == self._assassin:
-                out.append((w, DuetIdentity.BLACK.value))
-        return tuple(out)
-
-    def spymaster_view(self, player: Player) -> SpymasterView:
-        """What ``player`` sees as a clue giver: its own side only, never the partner's.
-
-        The view holds its own copies (:func:`~spymaster_ai.views.detached`), none of the game's objects.
-        """
-        from ..views import SpymasterView, detached
-
-        player = _player(player)
-        side = self._key.side(player)
-        visible = [i for i in range(25) if i not in self._covered]
-
-        def of(identity: DuetIdentity) -> tuple[str, ...]:
-            return tuple(self._words[i] for i in visible if side[i] is identity)
-
-        return detached(SpymasterView(
-            game="duet",
-            me=player.value,
-            words=self._words,
-            visible=self.visible_words(),
-            own=of(DuetIdentity.GREEN),
-            opponent=(),
-            bystanders=of(DuetIdentity.BYSTANDER),
-            assassins=of(DuetIdentity.BLACK),
-            revealed=self._revealed(),
-            history=self._history_for_giver(player),
-            partner_marked=self.marked_by(player.other),
-            tokens_left=self.tokens_left,
-            clue_number_cap=None,
-            extra={
-                "turns_played": self._turns,
-                "bystander_tokens_left": self._bystander_left,
-                "marked_tokens_left": self._marked_left,
-                "greens_left": self.greens_left(),
-                "my_marked": self.marked_by(player),
-                "partner_has_words": bool(self.words_left_for(player.other)),
-                "sudden_death": self._phase is Phase.SUDDEN_DEATH,
-            },
-        ))
-
-    def guesser_view(self, player: Player) -> GuesserView:
-        """What ``player`` sees as a guesser: the table, its partner's clues, and its own side.
-
-        The view holds its own copies (:func:`~spymaster_ai.views.detached`), none of the game's objects.
-        """
-        from ..views import GuesserView, detached
-
-        player = _player(player)
-        guessing = self._phase is Phase.GUESS and self.guesser is player
-        return detached(GuesserView(
-            game="duet",
-            me=player.value,
-            words=self._words,
-            visible=tuple(w for w in self.visible_words() if self.can_guess(player, w)),
-            revealed=self._revealed(),
-            clue=self._clue if guessing else None,
-            guesses_made=self._guesses_made if guessing else 0,
-            max_guesses=None,
-            can_stop=guessing and self._correct >= 1,
-            history=self._history_for_giver(player.other),
-            given=self._history_for_giver(player),
-            sudden_death=self._phase is Phase.SUDDEN_DEATH,
-            own_side=tuple(c.value for c in self._key.side(player)),
-            marked_by_me=self.marked_by(player),
-            tokens_left=self.tokens_left,
-            turns_played=self._turns,
-        ))
-
-    def score(self) -> int | None:
-        """RULES.md §3 score on a win (3 per token left, +1 per voluntary stop, −1 after sudden death)."""
-        if self._winner is not True:
-            return None
-        return 3 * self.tokens_left + self._voluntary_stops - (1 if self._sudden_death else 0)
-
-    # ------------------------------------------------------------------ records
-    def config(self) -> dict:
-        """JSON-serialisable constructor arguments."""
-        options = self._legality_options
-        if options is not None:
-            if not dataclasses.is_dataclass(options):
-                raise TypeError(f"legality_options of type {type(options).__name__} cannot be saved")
-            options = dataclasses.asdict(options)
-            if options.get("lang") == "en":  # English records stay as they were before languages
-                del options["lang"]
-        return {
-            "game": "duet",
-            "words": list(self._words),
-            "key": self._key.to_json(),
-            "tokens": self._tokens,
-            "mistakes": self._mistakes,
-            "mission": self._mission,
-            "legality": self._legality,
-            "legality_options": options,
-        }
-
-    @classmethod
-    def from_config(cls, config: dict) -> "DuetGame":
-        if config.get("game", "duet") != "duet":
-            raise ValueError(f"not a Duet configuration (game is {config.get('game')!r})")
-        game = cls(
-            config["words"],
-            DuetKey.from_json(config["key"]),
-            tokens=config.get("tokens", 9),
-            mistakes=config.get("mistakes"),
-            legality=config.get("legality", "strict"),
-            legality_options=config.get("legality_options"),
-        )
-        mission = config.get("mission")
-        if mission is not None:
-            if mission not in MISSIONS or MISSIONS[mission] != (game._tokens, game._mistakes):
-                raise ValueError(f"mission {mission!r} does not match tokens {game._tokens} / mistakes {game._mistakes}")
-            game._mission = mission
-        return game
-
-    def replay(self, actions: Sequence[dict]) -> None:
-        """Apply logged actions in order through the normal moves (so the rules check them)."""
-        self.follow_recorded_passes(actions)
-        for n, action in enumerate(actions):
-            kind = action.get("type") if isinstance(action, dict) else None
-            if kind == "clue":
-                clue = Clue.from_json(action)
-                result = self.give_clue(action["giver"], clue)
-                if "penalised" in action and bool(action["penalised"]) != result.penalised:
-                    raise ValueError(
-                        f"action {n}: clue {clue.word!r} was {'' if action['penalised'] else 'not '}penalised "
-                        "in the record but the legality checker now judges it otherwise"
-                    )
-            elif kind == "guess":
-                self.guess(action["word"])
-            elif kind == "stop":
-                self.stop()
-            elif kind == "sd_guess":
-                self.sudden_death_guess(action["player"], action["word"])
-            elif kind == "sd_pass":
-                self.sudden_death_pass(action["player"])
-            else:
-                raise ValueError(f"action {n}: unknown Duet action {action!r}")
-
-    def state_json(self) -> dict:
-        """A full JSON snapshot of the state, to compare a replay with the original."""
-        return {
-            "phase": self._phase.value,
-            "giver": self._giver.value if self._giver else None,
-            "last_giver": self._last_giver.value if self._last_giver else None,
-            "clue": self._clue.to_json() if self._clue else None,
-            "guesses_made": self._guesses_made,
-            "correct_this_turn": self._correct,
-            "tokens_left": self.tokens_left,
-            "bystander_tokens_left": self._bystander_left,
-            "marked_tokens_left": self._marked_left,
-            "turns_played": self._turns,
-            "winner": self._winner,
-            "loss_cause": self._loss_cause.value if self._loss_cause else None,
-            "covered": {self._words[i]: how for i, how in sorted(self._covered.items())},
-            "marks": sorted([self._words[i], p.value] for i, p in self._marks),
-            "assassin": self._words[self._assassin] if self._assassin is not None else None,
-            "words_left": {p.value: list(self.words_left_for(p)) for p in Player},
-            "voluntary_stops": self._voluntary_stops,
-            "penalties": self._penalties,
-            "double_marks": self._double_marks,
-            "sudden_death": self._sudden_death,
-            "passed": sorted(p.value for p in self._passed),
-            "history": [
-                {"giver": h["giver"], "clue": h["clue"].to_json(), "guesses": list(h["guesses"]),
-                 "outcomes": list(h["outcomes"]), "penalised": h["penalised"]}
-                for h in self._history
-            ],
-            "sudden_death_guesses": [dict(g) for g in self._sd_guesses],
-            "actions": len(self.actions),
-            "score": self.score(),
-        }
 
     # ------------------------------------------------------------------ internals
     def _require_running(self) -> None:
