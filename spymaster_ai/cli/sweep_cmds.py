@@ -22,7 +22,7 @@ from ..sim.play import DEFAULT_AGENT, ROLES
 from .app import app
 from .errors import BadInput, check_output_file, check_output_folder, exit_if_agent_errors, exit_if_lost, write_output
 from .output import stdout_to_stderr
-from .bench_cmds import (
+from .bench_common import (
     AddressOpt, AllowErrorsOpt, BackendOpt, GamesOpt, JobsOpt, JsonOpt, LegalityOpt, MissionOpt, ProgressOpt, SeedOpt, TokensOpt,
     _guarded, _options, _show_progress, check_backend, check_run_size,
 )
