@@ -407,7 +407,7 @@ def test_a_run_that_fails_before_its_first_game_leaves_no_empty_results_file(tmp
      ("score", [1], "'score' must be an integer or a number or null"),
      # the right type, but no game gives it (they shifted a resumed run's figures)
      ("turns", -5, "'turns' must not be negative"), ("loss_cause", "bogus", "'loss_cause' must be one of"),
-     ("score", 1e308, "'score' must be a number from 0 to"), ("words_per_clue", float("nan"), "'words_per_clue' must be"),
+     ("score", 1e308, "'score' must be a number from -1 to"), ("score", -2, "'score' must be a number from -1 to"), ("words_per_clue", float("nan"), "'words_per_clue' must be"),
      (None, {"won": True, "loss_cause": "assassin"}, "says won but names the loss cause")],
 )
 def test_a_forged_result_line_with_a_recomputed_checksum_is_refused_naming_the_field(tmp_path, field, value, message):
@@ -419,6 +419,15 @@ def test_a_forged_result_line_with_a_recomputed_checksum_is_refused_naming_the_f
     with pytest.raises(ResultsFileError, match=rf"{re.escape(str(p))} line 1 is not a game result .*{re.escape(message)}"):
         run(tmp_path, "r.jsonl", games=6)
     assert p.read_bytes() == before
+
+
+def test_a_duet_win_in_sudden_death_scoring_minus_one_is_read_back(tmp_path):
+    """RULES.md section 3: 3 x 0 tokens + 0 stops - 1 for sudden death. A 200-game bench
+    (human spymaster, minilm guesser, seed 0) crashed on two such wins when 0 was the floor."""
+    _, p = run(tmp_path, "r.jsonl", games=6, indices=[0, 1, 2])
+    _rewrite(p, lambda data: data.update({"won": True, "loss_cause": None, "score": -1}))  # checksums recomputed
+    out, _ = run(tmp_path, "r.jsonl", games=6)
+    assert sorted(r.score for r in out.results if r.index < 3) == [-1, -1, -1]
 
 
 class _DiesAfterOneChunk(LocalBackend):
