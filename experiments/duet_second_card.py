@@ -31,6 +31,7 @@ import numpy as np
 from sklearn.isotonic import IsotonicRegression
 
 from spymaster_ai.agents.human import shared_reader
+from spymaster_ai.agents.human.features import median_evoke
 from spymaster_ai.agents.human.reader import softmax
 from spymaster_ai.eval.human_data import load_human_data
 from spymaster_ai.eval.human_join import join_intended_targets
@@ -77,6 +78,7 @@ def second_cards(dataset, reader) -> list[dict]:
             "clue": clue.clue, "count": len(clue.targets), "first": board[first], "second": card,
             "p": float(p[j]), "cap": min(1.0, k * float(p[j])),
             "meant_or_base": min(1.0, k * float(p[j])) + (1 - min(1.0, k * float(p[j]))) * base, "stop_rule": params.p_correct(p, j),
+            "evoke": float(median_evoke(reader.features([card], [clue.clue])[0, 0], len(reader.model_names))),
             "green": card in green, "target": card in clue.targets, "black": card in clue.black,
             "first_is_target": board[first] in clue.targets,
         })
@@ -131,6 +133,20 @@ def main() -> None:
                      f"{np.mean([r['stop_rule'] for r in sub]):.2f} | {rate('green')} | {rate('target')} | "
                      f"{rate('black')} | {float(iso.predict([cap[sel].mean()])[0]):.2f} | "
                      f"{np.mean([r['meant_or_base'] for r in sub]):.2f} |")
+    evoke_lines = ["", "By how strongly the card calls the clue to mind (`evoke`, standard deviations, the median "
+                   "reader model; `HumanGuesser.min_evoke` is 1.0), cards whose cap is 0.25 or more:", "",
+                   "| evoke | turns | mean cap | green | target | black |", "|---|---:|---:|---|---|---|"]
+    for lo, hi in ((-99, 1.0), (1.0, 2.0), (2.0, 99)):
+        sub = [r for r in rows if r["cap"] >= 0.25 and lo <= r["evoke"] < hi]
+        if not sub:
+            continue
+        cells = []
+        for key in ("green", "target", "black"):
+            kk = sum(r[key] for r in sub)
+            a, b = wilson(kk, len(sub))
+            cells.append(f"{kk}/{len(sub)} = {kk / len(sub):.2f} [{a:.2f}, {b:.2f}]")
+        name = f"under {hi:g}" if lo < -9 else (f"{lo:g} and over" if hi > 9 else f"{lo:g} to {hi:g}")
+        evoke_lines.append(f"| {name} | {len(sub)} | {np.mean([r['cap'] for r in sub]):.2f} | " + " | ".join(cells) + " |")
     k = int(green.sum())
     a, b = wilson(k, len(rows))
     lines += [
@@ -142,8 +158,7 @@ def main() -> None:
         + json.dumps({"x": [round(float(v), 3) for v in iso.X_thresholds_],
                       "y": [round(float(v), 3) for v in iso.y_thresholds_]}),
         "",
-        f"CPU time: {time.process_time() - t0:.0f} s.",
-    ]
+    ] + evoke_lines + ["", f"CPU time: {time.process_time() - t0:.0f} s."]
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(text)

@@ -434,6 +434,77 @@ def test_in_sudden_death_the_ai_takes_an_open_leftover_of_the_persons_clues(huma
     assert guesser.next_guess(view) in meant
 
 
+def _played_position(words, own_side, visible, history, **more):
+    """A Duet guesser view recorded from a playtest's save (the person is A, the AI B)."""
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import ClueHistoryEntry, GuesserView
+
+    words = tuple(words.split(","))
+    visible = tuple(visible.split(","))
+    entries = tuple(ClueHistoryEntry(giver=giver, clue=Clue(word, n), guesses=tuple(got), outcomes=("green",) * len(got))
+                    for giver, word, n, got in history)
+    clue = more.pop("clue", None)
+    return GuesserView(game="duet", me="B", words=words, visible=visible,
+                       revealed=tuple((w, "green") for w in words if w not in visible),
+                       clue=Clue(*clue) if clue else None, guesses_made=more.pop("guesses_made", 0), max_guesses=None,
+                       can_stop=more.pop("can_stop", False), history=entries, sudden_death=clue is None,
+                       own_side=tuple(own_side.split(",")), **more)
+
+
+# English playtest of 2026-12-05 round 4 (docs/playtests/2026-12-05/en4.md), seed 9898: in sudden
+# death the AI took LENS (a bystander) while FOUNTAIN, the open half of STONE: 2, was green.
+# DARK: 2 had found SHADOW and DUNGEON, its two likeliest cards, yet still "meant" 0.6 of LENS.
+PLAYED_9898 = dict(
+    words="hero,temple,wagon,vase,waffle,circus,date,shadow,trophy,bread,butterfly,lens,stamp,wig,bee,shovel,"
+          "fountain,quarry,yeti,fleet,wallet,shell,sparrow,bear,dungeon",
+    own_side="green,green,bystander,black,bystander,bystander,bystander,green,green,green,green,bystander,green,"
+             "black,bystander,green,bystander,bystander,green,black,bystander,bystander,bystander,bystander,bystander",
+    visible="wagon,vase,waffle,circus,date,bread,lens,bee,fountain,yeti,fleet,wallet,shell,bear",
+    history=[("A", "dark", 2, ("shadow", "dungeon")), ("A", "wings", 2, ("sparrow", "butterfly")),
+             ("A", "stone", 2, ("quarry",)), ("A", "hair", 2, ("wig",))])
+# Seed 9900: after BATTERY the AI took YACHT while RIDDLE and LIBRARY (HOGWARTS: 3) were open.
+PLAYED_9900 = dict(
+    words="radio,canal,trumpet,time machine,rubber duck,parrot,glacier,river,kitchen,rope,north pole,candle,honey,"
+          "riddle,farm,pocket,bucket,battery,library,lens,yacht,canoe,wheel,wizard,rabbit",
+    own_side="black,green,green,green,bystander,bystander,bystander,green,bystander,green,bystander,black,"
+             "bystander,bystander,bystander,green,bystander,bystander,bystander,green,bystander,green,green,"
+             "bystander,black",
+    visible="radio,rubber duck,parrot,glacier,kitchen,north pole,honey,riddle,farm,bucket,library,yacht,rabbit",
+    history=[("A", "blackout", 2, ("time machine",)), ("A", "mechanic", 2, ("wheel",)),
+             ("A", "hogwarts", 3, ("wizard",)), ("A", "torch", 2, ("candle",))])
+
+
+@pytest.mark.models
+@pytest.mark.parametrize("played, trap, open_cards", [(PLAYED_9898, "lens", {"fountain"}),
+                                                      (PLAYED_9900, "yacht", {"riddle", "library"})])
+def test_in_sudden_death_a_clue_met_by_its_likeliest_cards_means_no_more(human_agents, played, trap, open_cards):
+    from copy import copy
+
+    _, guesser = human_agents
+    view = _played_position(**played)
+    assert guesser.next_guess(view) in open_cards
+    before = copy(guesser)
+    before.met_by_rank = False  # a found card used up min(1, n p) of its clue's count
+    assert before.next_guess(view) == trap
+
+
+@pytest.mark.models
+def test_in_duet_a_later_card_is_judged_by_its_chance_not_by_how_strongly_it_calls_the_clue_to_mind(human_agents):
+    """Seed 9900: HOGWARTS: 3 and WIZARD taken; RIDDLE (meant) is read at 22%, its link at
+    0.8 standard deviations: under ``min_evoke`` 1.0, and the AI stopped."""
+    from copy import copy
+
+    _, guesser = human_agents
+    played = {**PLAYED_9900, "history": PLAYED_9900["history"][:3],
+              "visible": "radio,trumpet,rubber duck,parrot,glacier,kitchen,north pole,candle,honey,riddle,farm,bucket,"
+                         "battery,library,lens,yacht,rabbit"}
+    view = _played_position(**played, clue=("hogwarts", 3), guesses_made=1, can_stop=True, tokens_left=4, turns_played=5)
+    assert guesser.next_guess(view) == "riddle"
+    before = copy(guesser)
+    before.duet_min_evoke = 1.0
+    assert before.next_guess(view) is None
+
+
 @pytest.mark.models
 def test_a_card_the_reader_shares_a_clue_with_but_that_does_not_call_it_to_mind_is_no_leftover(human_agents):
     # among the few cards left the reader's shares spread over cards with no link at all

@@ -33,7 +33,7 @@ from ...views import GuesserView
 from ..duet_prior import partner_side_probabilities
 from ..guesser import CardScore
 from .features import median_evoke
-from .reader import HumanReader, shared_reader, softmax
+from .reader import HumanReader, shared_reader
 
 __all__ = ["HumanGuesser"]
 
@@ -78,6 +78,10 @@ class HumanGuesser:
     ``unmeant_green``: with ``duet_meant``, a card the clue did not mean may still be green
     on the partner's side, as the key table says (:meth:`_meant_or_unclued`); false reads
     the capped chance as the chance of green (before 2026-12-05, round 4).
+    ``met_by_rank``: in sudden death, how much of a clue's count its found cards used up
+    (:meth:`_found_meant`). ``duet_min_evoke``: ``min_evoke`` in Duet, where the chance of
+    green decides (0: English playtests of round 4 stopped on HOGWARTS: 3 before RIDDLE,
+    value +0.38, and TORCH: 2 before BATTERY, both meant, at evoke 0.79 and 0.84).
     """
 
     def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
@@ -85,7 +89,8 @@ class HumanGuesser:
                  min_evoke: float = 1.0, read_declines: bool = True, max_black: float = 1.0,
                  leftovers_first: bool = True, plainest_first: bool = True, leftover_min: float = 0.3,
                  leftover_evoke: float = 1.0, clued_first: bool = True, duet_meant: bool = True,
-                 classic_meant: bool = True, unmeant_green: bool = True) -> None:
+                 classic_meant: bool = True, unmeant_green: bool = True, met_by_rank: bool = True,
+                 duet_min_evoke: float = 0.0) -> None:
         for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost),
                             ("duet_wrong_cost", duet_wrong_cost), ("memory", memory)):
             if value < 0:
@@ -109,6 +114,8 @@ class HumanGuesser:
         self.clued_first = bool(clued_first)
         self.duet_meant = bool(duet_meant)
         self.unmeant_green = bool(unmeant_green)
+        self.met_by_rank = bool(met_by_rank)
+        self.duet_min_evoke = float(duet_min_evoke)
         self.bonus_p = float(bonus_p)
         self.memory = float(memory)
         self.min_evoke = float(min_evoke)
@@ -271,7 +278,6 @@ class HumanGuesser:
         if view.game != "duet" or not view.given or view.own_side is None or len(view.own_side) != len(view.words):
             return {}
         mask = self._guessable(view)
-        column = {w: i for i, w in enumerate(view.words)}
         mine = np.array([s == "green" for s in view.own_side]) & mask
         factor = np.ones(len(view.words))
         for entry in view.given:
@@ -309,7 +315,7 @@ class HumanGuesser:
         within = clue.unlimited or view.guesses_made < clue.count
         if view.guesses_made == 0 or not view.can_stop:
             return card
-        if self.evoke(view, card, clue.word) < self.min_evoke:
+        if self.evoke(view, card, clue.word) < (self.duet_min_evoke if view.game == "duet" else self.min_evoke):
             return None
         if within and (self.classic_meant if view.game != "duet" else self.duet_meant):
             p_right = min(p_right, self._classic_meant(view, best, clue))
@@ -451,6 +457,24 @@ class HumanGuesser:
         plain = median_evoke(x, len(self.reader.model_names)).max(axis=0)
         return [w for w, e in zip(cards, plain) if e >= self.leftover_evoke]
 
+    def _found_meant(self, p: np.ndarray, then: np.ndarray, count: int, found: list[int]) -> float:
+        """How much of a clue's count the cards found since it was given used up: each found
+        card j was meant with chance min(1, p_j / p_n), p_n the clue's n-th likeliest card
+        among the cards then guessable (n its count), so its n likeliest cards each use up
+        one and an unlikely card (SEAL for SEEDS: 2) little.
+
+        Why not min(1, n p_j), as before 2026-12-05 round 4 (``met_by_rank`` false): a
+        clue's share spreads over every card that fits it, so INSECT: 2 met by WASP and
+        BUTTERFLY (0.35 each) still meant 0.7 of a card, and sudden death took FROG for it;
+        English playtesters saw 3 of 12 sudden-death guesses go to an open leftover."""
+        if not self.met_by_rank:
+            return sum(min(1.0, count * p[j]) for j in found)
+        ranked = np.sort(p[then])[::-1]
+        if not len(ranked) or count < 1:
+            return 0.0
+        nth = ranked[min(count, len(ranked)) - 1]
+        return sum(min(1.0, p[j] / nth) if nth > 0 else 1.0 for j in found)
+
     def _sudden_death_reading(self, view: GuesserView) -> tuple[dict[str, float], dict[str, float]]:
         """(chance green on the partner's side, chance one of their clues meant it) per card."""
         table = self._partner_side(view)
@@ -482,7 +506,7 @@ class HumanGuesser:
             # with chance min(1, n p_j): a playtest lost on WHEEL with FAST: 3's cards all found
             # under later clues; the rest of its count is still on the board, read among the
             # cards left
-            still = max(0.0, count - sum(min(1.0, count * p[column[w]]) for w in found))
+            still = max(0.0, count - self._found_meant(p, then, count, [column[w] for w in found]))
             meant = 1.0 - (1.0 - meant) * (1.0 - np.minimum(1.0, still * p_left) * mask)
         chances, meant_by = {}, {}
         for i, word in enumerate(view.words):
