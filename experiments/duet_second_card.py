@@ -35,7 +35,7 @@ from spymaster_ai.agents.human.features import median_evoke
 from spymaster_ai.agents.human.reader import softmax
 from spymaster_ai.eval.human_data import load_human_data
 from spymaster_ai.eval.human_join import join_intended_targets
-from spymaster_ai.eval.reader_fit import CrossFittedReader, FitSettings
+from spymaster_ai.eval.reader_fit import CrossFittedReader
 
 BINS = (0.0, 0.15, 0.3, 0.45, 0.6, 0.8, 1.0001)
 
@@ -93,9 +93,7 @@ def main() -> None:
     t0 = time.process_time()
     shipped = shared_reader()
     dataset = load_human_data(args.data)
-    settings = FitSettings(**shipped.params.provenance.get("settings", {}))
-    crossed = CrossFittedReader(dataset, shipped.params, settings,
-                                models=dict(zip(shipped.model_names, shipped.models)))
+    crossed = CrossFittedReader.of_shipped(dataset, shipped)
     rows = second_cards(dataset, crossed)
     cap = np.array([r["cap"] for r in rows])
     green = np.array([r["green"] for r in rows], dtype=float)

@@ -30,7 +30,7 @@ from spymaster_ai.agents.human import shared_reader
 from spymaster_ai.agents.human.adapt import PRIOR, ReaderAdaptation
 from spymaster_ai.agents.human.reader import ChoiceSet, softmax
 from spymaster_ai.eval.human_data import load_human_data
-from spymaster_ai.eval.reader_fit import CrossFittedReader, FitSettings, game_ids
+from spymaster_ai.eval.reader_fit import CrossFittedReader, game_ids
 from spymaster_ai.sim.metrics import mean_interval
 
 
@@ -92,9 +92,7 @@ def main() -> None:
     t0 = time.process_time()
     shipped = shared_reader()
     dataset = load_human_data(args.data)
-    settings = FitSettings(**shipped.params.provenance.get("settings", {}))
-    crossed = CrossFittedReader(dataset, shipped.params, settings,
-                                models=dict(zip(shipped.model_names, shipped.models)))
+    crossed = CrossFittedReader.of_shipped(dataset, shipped)
     games = game_choices(dataset, crossed)
     n = sum(len(s) for s in games.values())
     lines = [

@@ -184,7 +184,7 @@ def _reader_note(adapter: AgentAdapter, note: str) -> Optional[str]:
 
 def _cross_fit(dataset: HumanDataset, adapter: AgentAdapter) -> Optional[str]:
     """Swap a shipped reader for a cross-fitted one where the data holds rows it was fitted on."""
-    from .reader_fit import CrossFittedReader, FitSettings, seen_rows
+    from .reader_fit import CrossFittedReader, seen_rows
 
     found = _readers(adapter)
     if not found:
@@ -193,8 +193,7 @@ def _cross_fit(dataset: HumanDataset, adapter: AgentAdapter) -> Optional[str]:
     seen = seen_rows(dataset, shipped.params)
     if not seen:
         return "as shipped: none of these rows was in its fitting data"
-    settings = FitSettings(**shipped.params.provenance.get("settings", {}))
-    crossed = CrossFittedReader(dataset, shipped.params, settings, models=dict(zip(shipped.model_names, shipped.models)))
+    crossed = CrossFittedReader.of_shipped(dataset, shipped)
     for agent, attr in found:
         setattr(agent, attr, crossed)
     return (f"cross-fitted: {seen} of these rows were in the shipped reader's fitting data, so each game is "

@@ -192,6 +192,12 @@ class CrossFittedReader(HumanReader):
             for g in set(groups[test].tolist()):
                 self._fold_of[int(g)] = k
 
+    @classmethod
+    def of_shipped(cls, dataset: HumanDataset, shipped: HumanReader, folds: int = 5) -> "CrossFittedReader":
+        """The cross-fitted twin of a shipped reader: its fitting settings and its loaded models."""
+        settings = FitSettings(**shipped.params.provenance.get("settings", {}))
+        return cls(dataset, shipped.params, settings, folds, models=dict(zip(shipped.model_names, shipped.models)))
+
     def params_for(self, cards: Sequence[str]) -> ReaderParams:
         query = set(cards)
         best = [g for g, words in self._boards.items() if query <= words]
