@@ -87,6 +87,7 @@ class GuesserView:
     turns_played: Optional[int] = None  # Duet: turns finished so far (public: the tokens used)
     own_left: Optional[int] = None  # classic: my team's agents still hidden (public: the key's count minus the covered)
     given: tuple[ClueHistoryEntry, ...] = ()  # Duet: the clues I gave and what my partner guessed (public)
+    found_by_me: tuple[str, ...] = ()  # Duet: the cards I found in sudden death (green on my partner's side; public)
 
     def to_json(self) -> dict:
         return asdict(self)

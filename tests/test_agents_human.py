@@ -506,6 +506,29 @@ def test_in_duet_a_later_card_is_judged_by_its_chance_not_by_how_strongly_it_cal
 
 
 @pytest.mark.models
+def test_in_sudden_death_a_card_i_found_green_on_both_sides_uses_up_the_clue_that_meant_it(human_agents):
+    """PET: 2 found DOG; in sudden death I found CAT, green on my side too. Before the view
+    said who found it, such a card was left out of the count (the partner might have found
+    it as one of mine), and PET still "meant" half of BONE (a German playtest lost on SKELETT
+    after finding EICHE: 3's EICHHÖRNCHEN and WURZEL)."""
+    from spymaster_ai.rules.moves import Clue
+    from spymaster_ai.views import ClueHistoryEntry, GuesserView
+
+    _, guesser = human_agents
+    side = _side(green=("doctor", "nurse", "moon", "sun", "bank", "money", "river", "apple", "cat"),
+                 black=("crab", "king", "queen"))
+    covered = {"dog", "doctor", "nurse", "moon", "sun", "cat"}
+    view = GuesserView(game="duet", me="B", words=BOARD, visible=tuple(w for w in BOARD if w not in covered),
+                       revealed=tuple((w, "green") for w in BOARD if w in covered), clue=None, guesses_made=0,
+                       max_guesses=None, can_stop=False, sudden_death=True, own_side=tuple(side),
+                       history=(ClueHistoryEntry(giver="A", clue=Clue("pet", 2), guesses=("dog",), outcomes=("green",)),))
+    _, unknown = guesser._sudden_death_reading(view)
+    assert unknown["bone"] > 0.3
+    _, meant = guesser._sudden_death_reading(replace(view, found_by_me=("cat",)))
+    assert max(meant.values()) < 0.05
+
+
+@pytest.mark.models
 def test_a_card_the_reader_shares_a_clue_with_but_that_does_not_call_it_to_mind_is_no_leftover(human_agents):
     # among the few cards left the reader's shares spread over cards with no link at all
     _, guesser = human_agents

@@ -453,6 +453,14 @@ def test_sudden_death_guesses_are_judged_by_the_other_side():
     assert "kg" not in game.visible_words() and "gk" not in game.visible_words()
 
 
+def test_a_guesser_view_names_the_cards_that_player_found_in_sudden_death():
+    game = sudden_death_game()
+    assert game.guesser_view(A).found_by_me == () == game.guesser_view(B).found_by_me
+    game.sudden_death_guess(A, "kg")
+    game.sudden_death_guess(B, "gk")
+    assert game.guesser_view(A).found_by_me == ("kg",) and game.guesser_view(B).found_by_me == ("gk",)
+
+
 def test_sudden_death_guess_by_a_player_that_marked_the_card_is_refused():
     game = sudden_death_game()
     assert_refused(game, AlreadyCoveredError, lambda: game.sudden_death_guess(B, "yy0"))

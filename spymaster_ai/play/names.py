@@ -77,6 +77,7 @@ class CardNames:
             revealed=tuple((self.word(w), i) for w, i in view.revealed),
             history=self._history(view.history),
             marked_by_me=self._cards(view.marked_by_me),
+            found_by_me=self._cards(view.found_by_me),
         )
 
     def cards_of(self, words: Optional[tuple[str, ...]]) -> tuple[str, ...]:

@@ -103,6 +103,8 @@ class DuetViews(DuetState):
             can_stop=guessing and self._correct >= 1,
             history=self._history_for_giver(player.other),
             given=self._history_for_giver(player),
+            found_by_me=tuple(g["word"] for g in self._sd_guesses
+                              if g["player"] == player.value and g["outcome"] == DuetIdentity.GREEN.value),
             sudden_death=self._phase is Phase.SUDDEN_DEATH,
             own_side=tuple(c.value for c in self._key.side(player)),
             marked_by_me=self.marked_by(player),

@@ -118,8 +118,10 @@ class SuddenDeathReading:
         # green on my side (so not found by the partner for my clues), and in no turn of mine
         in_turns = {w for found in found_for for w in found}
         own = dict(zip(view.words, view.own_side or ()))
+        # (a card green on my side too counts when the view says I found it: a German playtest
+        # took SKELETT for EICHE: 3 after finding its EICHHÖRNCHEN and WURZEL, green on both sides)
         found_late = [w for w, ident in view.revealed if ident == "green" and w in column
-                      and w not in in_turns and own.get(w) != "green"]
+                      and w not in in_turns and (own.get(w) != "green" or w in view.found_by_me)]
         for k, entry in enumerate(view.history):
             if entry.clue.is_zero:
                 continue
