@@ -12,9 +12,9 @@ wrong card costs:
 * a guess is made while ``p`` minus the chance of an assassin (Duet: a black card) times
   ``assassin_cost``, minus the chance of any other wrong card times ``wrong_cost``, is
   positive; the first guess of a clue is always made (the rules ask for one);
-* after the first guess of a clue, a card is taken only if it calls the clue to mind at
-  least a little (``min_evoke``): a careful person does not take a card with no link at all
-  because nothing better is left;
+* after the first guess of a clue (outside Duet), a card is taken only if it calls the clue
+  to mind at least a little (``min_evoke``): a careful person does not take a card with no
+  link at all because nothing better is left; in Duet its chance of green decides alone;
 * never past the count, except on a leftover of an earlier clue the reader is sure of
   (``bonus_p``): a careful person does not gamble on a fourth card;
 * in classic, a later card of a clue is right at most as often as the clue meant it:
@@ -319,14 +319,12 @@ class HumanGuesser(SuddenDeathReading):
             return card
         if self.evoke(view, card, clue.word) < (self.duet_min_evoke if view.game == "duet" else self.min_evoke):
             return None
-        if within and (self.classic_meant if view.game != "duet" else self.duet_meant):
+        capped = within and (self.classic_meant if view.game != "duet" else self.duet_meant)
+        if capped:
             p_right = min(p_right, self._classic_meant(view, best, clue))
-            if view.game == "duet" and self.unmeant_green:
-                risks = self._meant_or_unclued(view, card, p_right)
-            else:
-                risks = self._risks(view, card, p_right)
-        else:
-            risks = self._risks(view, card, p_right)  # once: in Duet it reads every refusal
+        # once: in Duet it reads every refusal
+        risks = (self._meant_or_unclued(view, card, p_right) if capped and view.game == "duet" and self.unmeant_green
+                 else self._risks(view, card, p_right))
         if risks[1] > self.max_black:
             return None  # a careful person takes no later card that may end the game
         if within:

@@ -31,8 +31,9 @@ class SuddenDeathReading:
 
         Why this mix: a card is green for the partner if one of their clues meant it, or else
         by the key table (my side tells me about theirs). A clue for n cards meant a card j
-        found since it was given with chance min(1, n * p_j), p being the reader's chance that
-        a person takes j first among the cards still guessable and those found; what is left of
+        found since it was given with chance min(1, p_j / p_n) (:meth:`_found_meant`), p being
+        the reader's chance that a person takes j first among the cards still guessable and
+        those found, p_n its n-th largest; what is left of
         its count, k = n - the sum of those, is still on the board, and meant card i with
         chance min(1, k * q_i), q read among the cards left. So found cards use up the count
         when they were the ones meant, and leave it on the board when they were not (a
@@ -136,7 +137,7 @@ class SuddenDeathReading:
                 p = then / max(then.sum(), 1)
                 p_left = mask / max(mask.sum(), 1)
             # every card found since it was given (for it or for a later clue) was meant by it
-            # with chance min(1, n p_j): a playtest lost on WHEEL with FAST: 3's cards all found
+            # with chance min(1, p_j / p_n) (_found_meant): a playtest lost on WHEEL with FAST: 3's cards all found
             # under later clues; the rest of its count is still on the board, read among the
             # cards left
             still = max(0.0, count - self._found_meant(p, then, count, [column[w] for w in found]))
