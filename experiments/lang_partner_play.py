@@ -7,6 +7,7 @@ parts fit; the cells with the other model's guesser say whether the clues carry 
 reader that was not built with them. People are the judge (docs/playtests/).
 
     python experiments/lang_partner_play.py --games 500 --jobs 2 --out experiments/results/lang_partner_play
+    python experiments/lang_partner_play.py --games 500 --no-old-mirror ...   # the partner now only
 """
 
 from __future__ import annotations
@@ -38,18 +39,25 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--langs", default="de,vi,fa")
     ap.add_argument("--out", type=Path, default=Path("experiments/results/lang_partner_play"))
+    ap.add_argument("--old-mirror", action=argparse.BooleanOptionalAction, default=True,
+                    help="also the earlier partner with its own guesser (a few games a minute); "
+                         "--no-old-mirror plays only the cells with the partner now")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     parts = ["# The play partner in German, Vietnamese and Persian Duet: self-play and cross-play", "",
-             f"`python experiments/lang_partner_play.py --games {args.games} --langs {args.langs} --out {args.out}`: "
+             f"`python experiments/lang_partner_play.py --games {args.games} --langs {args.langs}"
+             f"{'' if args.old_mirror else ' --no-old-mirror'} --jobs {args.jobs} --out {args.out}`: "
              f"{args.games} games per cell, seed {args.seed}, each language's boards. `human:...` is the partner "
              "reading through the glossary; the other specs are the earlier e5small partner (`--agent e5small`).", ""]
     for lang in args.langs.split(","):
         spymasters, guessers = lineup(lang)
-        t = run_tournament("duet", games=args.games, seed=args.seed, spymasters=spymasters, guessers=guessers,
-                           options=PlayOptions(lang=lang), jobs=args.jobs,
-                           results_dir=args.out / lang, progress=True)
-        parts += [f"## {lang}", "", markdown_table(t), ""]
+        blocks = [(spymasters, guessers)] if args.old_mirror else [(spymasters[:1], guessers), (spymasters[1:], guessers[:1])]
+        parts += [f"## {lang}", ""]
+        for spies, gs in blocks:  # cells keep their results files by agents, so the blocks share one folder
+            t = run_tournament("duet", games=args.games, seed=args.seed, spymasters=spies, guessers=gs,
+                               options=PlayOptions(lang=lang), jobs=args.jobs,
+                               results_dir=args.out / lang, progress=True)
+            parts += [markdown_table(t), ""]
         args.out.with_suffix(".md").write_text("\n".join(parts) + "\n", encoding="utf-8")
     parts.append(f"Library versions: {versions_line()}.")
     text = "\n".join(parts) + "\n"
