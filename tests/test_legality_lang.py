@@ -46,6 +46,13 @@ EXAMPLES = [
     row("vi", "s4 other languages: tone marks are spelling, 'ma' is not 'má'", "ma", ["má"], L),
     row("vi", "s4 other languages: a syllable-word of a visible card is a part", "cá", ["cá mập"], P),
     row("vi", "s4.6: APPLE -> no 'apple'", "apple", ["táo"], T),
+    # §4.4 in Vietnamese: a place name and an everyday compound that the speaker's glossary lists
+    # are one word though underthesea's dictionary lacks them (a playtester's ĐÀ LẠT was refused);
+    # a run of words no list holds is still refused.
+    row("vi", "s4.4: a place name is one word: 'Đà Lạt'", "đà lạt", [], L),
+    row("vi", "s4.4: an everyday compound is one word: 'thú cưng' (pet)", "thú cưng", [], L),
+    row("vi", "s4.4: 'hành lý' (luggage) is one word", "hành lý", [], L),
+    row("vi", "s4.4: three colour words are not one word", "xanh lam đỏ", [], C),
     # de (Duet): RULES.md's §4 examples in German: HUFEISEN, ERDBEBEN, BRECHEN, ENGLAND, MOND.
     row("de", "s4.3: HORSESHOE -> no 'Huf'", "Huf", ["hufeisen"], P),
     row("de", "s4.3: HORSESHOE -> no 'Eisen'", "Eisen", ["hufeisen"], P),

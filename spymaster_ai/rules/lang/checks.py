@@ -12,8 +12,8 @@ morphology and must keep every English verdict as it is; other languages come he
    CÁ MẬP, "ردپا" with رد); Vietnamese words that only share a syllable are different words
    ("phòng ngủ" with XÀ PHÒNG: :data:`SHARED_PARTS_COLLIDE`);
 6. it is an English translation of a visible card (CLDR emoji names: ``translations_<lang>``);
-4. it is not one word (a Vietnamese word of several syllables is one word when the
-   dictionary lists it; place names and options as in English);
+4. it is not one word (a Vietnamese word of several syllables is one word when
+   underthesea's dictionary or the speaker's glossary lists it; place names and options as in English);
 then foreign words (an English word the board's language does not use), and rule 5
 (positions, the count) from the short tables below, which are engine decisions like the
 English ones.
@@ -198,7 +198,7 @@ def _violation(lang: str, clue: LangWord, cards, options: LegalityOptions, count
         if not clue.one_word and not options.multi_word:
             return Verdict(False, RULE_NOT_ONE_WORD, None,
                            f'"{clue.shown}" is not one word (rule 4: no spaces or hyphens; a {LANGUAGES[lang]} '
-                           "word of several syllables is one word when the dictionary lists it)")
+                           "word of several syllables is one word when a dictionary or the game's glossary lists it)")
         found = _foreign(lang, clue)
         if found:
             return found

@@ -12,7 +12,9 @@ in :mod:`.checks`). Tone marks are spelling ("ma" is not "má"); only where the 
 word it most likely is (:func:`toneless_reading`), never as English.
 
 What is one word comes from underthesea's Viet74K dictionary, read from the installed
-package's data file (no import of underthesea, no model load).
+package's data file (no import of underthesea, no model load), and from the speaker's glossary
+(``glossary_vi.tsv``: its cards, clue words and the words a person may type, among them places
+and everyday compounds Viet74K lacks: ĐÀ LẠT, HÀ NỘI, THÚ CƯNG, HÀNH LÝ).
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ EXTRA_WORDS = frozenset(["giao hàng", "phòng tắm", "gửi hàng", "nhận h�
 
 
 def is_word(text: str) -> bool:
-    return text in dictionary() or text in EXTRA_WORDS
+    from .words import glossary_words
+
+    return text in dictionary() or text in EXTRA_WORDS or text in glossary_words("vi")
 
 
 def _runs(tokens: tuple[str, ...]) -> frozenset[str]:

@@ -55,6 +55,17 @@ def _data_lines(name: str) -> list[str]:
 
 
 @lru_cache(maxsize=None)
+def glossary_words(lang: str) -> frozenset[str]:
+    """Every word of the language's glossary (``glossary_<lang>.tsv``, written by a speaker:
+    the cards, the common clue words and the words a person may type), normalised. Why here:
+    a speaker's list says what is one word in Vietnamese, where syllables are written apart
+    and underthesea's dictionary lacks everyday compounds and places (ĐÀ LẠT, THÚ CƯNG)."""
+    from .normalise import normalise
+
+    return frozenset(normalise(lang, line.partition("\t")[0]) for line in _data_lines(f"glossary_{lang}.tsv"))
+
+
+@lru_cache(maxsize=None)
 def translations(lang: str) -> dict[str, frozenset[str]]:
     """word (normalised) -> English words naming the same things (CLDR emoji annotations)."""
     out = {}
