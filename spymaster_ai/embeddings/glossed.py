@@ -77,6 +77,13 @@ def _base_form(gloss: "Glossary", key: str) -> str | None:
         lemma = simplemma.lemmatize(key, lang="de").lower()
         if lemma in gloss.senses:
             return lemma
+        # read as a noun too (capitalised): a German playtester's TRÄNEN was unknown, simplemma
+        # reading "tränen" as a verb; BÄUME went to the verb "bäumen"
+        from ..rules.lang.german import lemmas
+
+        nouns = sorted(w for w in lemmas(key) if w != key and w in gloss.senses)
+        if len(nouns) == 1:
+            return nouns[0]
         folded = _folded(gloss).get(de_fold(key), ())
         return folded[0] if len(folded) == 1 else None
     if lang == "fa":
