@@ -40,6 +40,11 @@ EXAMPLES = [
     row("fa", "s4.6: APPLE -> no 'apple'", "apple", ["سیب"], T),
     row("fa", "s4.1: a visible word is no clue", "سیب", ["سیب"], V),
     row("fa", "s4.5: the count as the clue: 'three: 3'", "سه", [], O, 3),
+    # A Persian playtest (2026-12-06): تاریکی (darkness, تاریک + ی) was refused for "sharing" تار with
+    # پرستار (nurse, no compound of تار), while the AI gave مرغداری (poultry farm, مرغدار + ی) with
+    # تخم‌مرغ visible: a derived word is split as its stem.
+    row("fa", "s4.3: تاریکی is no compound of تار, nor is پرستار", "تاریکی", ["پرستار"], L),
+    row("fa", "s4.3: EGG (تخم‌مرغ) -> no 'poultry farm' (مرغداری, built on مرغ)", "مرغداری", ["تخم‌مرغ"], P),
     # vi (Duet, Pictures): §4.5 "B: 2" for FLAT and LETTER; "Dark: 2" is fine for night.
     row("vi", "Duet s4.5: 'B: 2' for FLAT and LETTER", "B", ["căn hộ", "lá thư"], L, 2),
     row("vi", "s4: 'Dark: 2' is a clue about meaning", "tối", ["ban đêm"], L, 2),

@@ -62,7 +62,8 @@ _ORDINAL_STEMS = {"سو": "سه", "یکم": "یک"}
 # The rest of a joined compound built on a card (رد + پا): a content word at least this common.
 BUILT_ON_ZIPF = 4.0
 # Words that start or end with a card and a common word but are no compound of them (the
-# false hits among the shipped clue words against the shipped cards, reviewed by hand):
+# false hits among the shipped clue words against the shipped cards, reviewed by hand; they are
+# split into no joined parts either: پرستار is no پرس + تار):
 # loanwords and names (سناتور, میانمار) and words of other morphemes (فراموش, پرستار, بی‌شمار).
 NOT_BUILT_ON = frozenset("فراموش پرستار سناتور متناسب مارشال میانمار بیشمار پروفیل میشیگان پاستور نامشخص "
                          "فردریش بوداپست کامران سیرجان همینگوی پرشکوه بادوام".split())
@@ -182,8 +183,14 @@ def analyse(text: str) -> LangWord:
             pkey = fa_key(piece)
             if pkey not in _SUFFIXES and pkey in lexicon():
                 parts |= {pkey} | _stems(piece, guard=False)
-    if len(pieces) == 1:
-        parts |= _joined_parts(key)
+    if len(pieces) == 1 and key not in NOT_BUILT_ON:
+        # a derived or inflected word is split as its stem: تاریکی is تاریک + ی, not تار + یکی
+        # (a playtester's تاریکی was refused for "sharing" تار with پرستار), and مرغداری is
+        # مرغدار + ی, so مرغ + دار (the AI gave it beside تخم‌مرغ)
+        stems = forms - {key}
+        for whole in stems or {key}:
+            if whole not in NOT_BUILT_ON:
+                parts |= _joined_parts(whole)
     persian_script = not re.search("[a-z]", key)
     known = persian_script and (key in lexicon() or zipf_frequency(key, "fa") > 0 or bool(_stems(shown)))
     return LangWord(shown, key, tokens, forms, frozenset(parts - forms), len(tokens) == 1, known, spelling=key)
