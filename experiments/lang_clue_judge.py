@@ -16,7 +16,8 @@ before a wrong card (what the turn would yield).
     python experiments/lang_clue_judge.py score --dir DIR [--verbose]
 
 A variant is NAME=SPEC_PARAMS added to the play partner's spymaster spec;
-``sense_discount=X`` sets the glossary's discount for later senses instead (spymaster_ai.embeddings.glossed).
+``sense_discount=X`` and ``sense_blend=X`` set the glossary's module constants instead
+(:mod:`spymaster_ai.embeddings.glossed`).
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ def first_clues(lang: str, seed: int, boards: int, params: str) -> list[dict]:
     from spymaster_ai.embeddings import glossed
 
     extra = [p for p in params.split(",") if p]
-    for p in [p for p in extra if p.startswith("sense_discount=")]:
-        glossed.SENSE_DISCOUNT = float(p.split("=", 1)[1])
+    for p in [p for p in extra if p.startswith(("sense_discount=", "sense_blend="))]:
+        setattr(glossed, p.split("=", 1)[0].upper(), float(p.split("=", 1)[1]))
         extra.remove(p)
     out, spymaster = [], None
     for s in range(seed, seed + boards):

@@ -8,6 +8,7 @@ import unicodedata
 import numpy as np
 import pytest
 
+from spymaster_ai.embeddings import glossed
 from spymaster_ai.embeddings.base import EmbeddingError, VectorEmbedding
 from spymaster_ai.embeddings.glossed import GLOSSED_LANGUAGES, GlossedEmbedding, glossary, glossary_key, parse_glossary
 from spymaster_ai.rules.lang.normalise import normalise
@@ -47,11 +48,24 @@ def test_meaning_links_and_spelling_does_not():
     assert model.knows("cọp") and not model.knows("xyz")
 
 
-def test_later_senses_count_a_little_less_and_unknown_words_are_silent():
+def test_later_senses_count_a_little_less_and_unknown_words_are_silent(monkeypatch):
+    monkeypatch.setattr(glossed, "SENSE_BLEND", 0.0)  # each sense alone
     model = GlossedEmbedding(ToyEnglish(), parse_glossary("vi", VI + "chén\tclue\tcup\n"))
     sims = model.similarity(["chén", "không có"], ["cúp", "hổ"])
     assert sims[0, 0] == pytest.approx(1.0 - 0.05)  # CÚP's "cup" is its second sense
     assert np.all(sims[1] == 0)  # a word outside the glossary says nothing
+
+
+def test_a_sense_leans_towards_its_words_other_senses(monkeypatch):
+    # "trophy|cup" and a clue "cup|luck": their shared "cup" is a pun when each word's other
+    # sense pulls away (SENDER "channel|station" and ZUG "train" met through "station")
+    gloss = parse_glossary("vi", VI + "chén\tclue\tluck|cup\n")
+    monkeypatch.setattr(glossed, "SENSE_BLEND", 0.0)
+    alone = GlossedEmbedding(ToyEnglish(), gloss).similarity(["chén", "cọp"], ["cúp", "hổ"])
+    monkeypatch.setattr(glossed, "SENSE_BLEND", 0.5)
+    blended = GlossedEmbedding(ToyEnglish(), gloss).similarity(["chén", "cọp"], ["cúp", "hổ"])
+    assert blended[0, 0] < alone[0, 0] - 0.1  # the pun weakens
+    assert blended[1, 1] == pytest.approx(alone[1, 1]) == pytest.approx(1.0)  # one sense each: unchanged
 
 
 def test_read_only_words_are_understood_but_never_given_as_clues():
