@@ -149,3 +149,11 @@ def test_a_bystander_mark_is_explained_as_ruling_the_card_out_for_its_guesser_on
     game.guess("yy0")  # the AI (B) guesses a bystander of the person's side
     text = _text(_screen(game))
     assert "✗AI" in text and "✗AI: the AI tried it, a bystander on your side (you may still take it)" in text
+
+
+def test_the_title_is_one_line_when_the_terminal_has_room():
+    # as the grid's title it wrapped at the grid's width: "(Vietnamese / board)" in native playtests
+    title = "Codenames Duet (9 tokens) - you are player A, the AI is player B (Vietnamese board)"
+    game = DuetGame(WORDS, KEY, legality="off")
+    text = _text(duet_screen(game, {}, title=title, clues=(), turn="now"))
+    assert title in text.splitlines()

@@ -69,13 +69,15 @@ def _cell_body(cell, palette: str) -> Text:
 
 def render_screen(screen: Screen) -> RenderableType:
     """The board grid, then status lines, the current clue and the clue history."""
-    grid = Table(show_header=False, show_lines=True, expand=False, title=screen.title, title_justify="left", pad_edge=True)
+    # the title on a line of its own: as the grid's title it wrapped at the grid's width
+    # ("(Vietnamese / board)" in native playtests), though the terminal had room
+    grid = Table(show_header=False, show_lines=True, expand=False, pad_edge=True)
     for _ in range(screen.columns):
         grid.add_column(overflow="fold", min_width=10)
     cells = list(screen.cells)
     for start in range(0, len(cells), screen.columns):
         grid.add_row(*[_cell(c, screen.palette) for c in cells[start : start + screen.columns]])
-    parts: list[RenderableType] = [grid]
+    parts: list[RenderableType] = ([Text(screen.title, style="table.title")] if screen.title else []) + [grid]
     if screen.key_legend:
         parts.append(Text(f"Under the cards: {screen.key_legend}. ■ covered", style="dim"))
     else:
