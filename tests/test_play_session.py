@@ -842,3 +842,79 @@ def test_the_person_is_told_when_the_ai_cannot_read_their_clue() -> None:
     session.answer(f"{word} 2")  # a guesser that reads says nothing of the kind
     events = session.advance()
     assert events and not any("does not know" in e.text for e in events)
+
+
+
+class AimsInTurn:
+    """Clues of count ``counts[k]`` for the k-th clue, aimed at the next own cards in turn."""
+
+    def __init__(self, counts) -> None:
+        self.counts = list(counts)
+
+    def reset(self, seed: int) -> None:
+        pass
+
+    def _options(self, view: SpymasterView):
+        used = {h.clue.word for h in view.history}
+        given = sum(1 for w in used if w in CLUE_WORDS[:10])  # the AI's words; the person's are later ones
+        count = self.counts[min(given, len(self.counts) - 1)]
+        aimed = view.own[2 * given: 2 * given + count]
+        for word in CLUE_WORDS[:10]:
+            if word not in used and check_clue(word, list(view.visible), count=count).legal:
+                yield SimpleNamespace(word=word, count=count, targets=tuple(aimed), clue=Clue(word, count))
+
+    def give_clue(self, view: SpymasterView) -> Clue:
+        return next(self._options(view)).clue
+
+    def rank_clues(self, view: SpymasterView, top: int = 1):
+        return list(self._options(view))[:top]
+
+
+class ReadsAs:
+    """A guesser that reads each clue word as one card (``likes``) and guesses a card green
+    on the person's side, then stops (a test double: it is given that card)."""
+
+    def __init__(self, likes: dict, safe) -> None:
+        self.likes, self.safe = likes, safe
+
+    def reset(self, seed: int) -> None:
+        pass
+
+    def next_guess(self, view: GuesserView) -> Optional[str]:
+        return None if view.guesses_made else self.safe()
+
+    def probabilities(self, view: GuesserView, clue: str):
+        return [0.9 if w == self.likes.get(clue) else 0.01 for w in view.words]
+
+
+def test_a_persons_guess_past_the_count_is_filed_by_what_the_ai_aimed_at_not_by_a_reading():
+    # Native playtests (2026-12-06): the person's extra cards were filed "for PFARRER" by the
+    # AI's reading, and read as the AI's word that PFARRER had meant them.
+    from spymaster_ai.rules.duet import Player
+
+    settings = PlaySettings(mode="duet", seed=21, first="ai")
+    game, labels = new_game(settings)
+    ai_own = game.spymaster_view(Player.B).own
+    person_own = game.spymaster_view(Player.A).own
+    spare = next(w for w in ai_own[6:])  # green on the AI's side, aimed at by no clue
+    likes: dict = {}
+    safe = lambda: next(w for w in person_own if w in game.visible_words())  # noqa: E731
+    session = Session(settings, game, {"b_spymaster": AimsInTurn([2, 1]), "b_guesser": ReadsAs(likes, safe)}, labels)
+    session.advance()
+    _, first_clue, first_targets = session.targets[-1]
+    likes[first_clue.split(":")[0]] = spare  # the reading files SPARE under the first clue
+    session.answer(first_targets[0])
+    session.answer("stop")  # the first clue is left with one card to find
+    session.advance()
+    mine = next(w for w in CLUE_WORDS[10:] if session._refusal(Clue(w, 1)) is None)
+    session.answer(f"{mine} 1")
+    session.advance()  # the AI guesses a card of mine, stops, and gives its second clue
+    _, second_clue, second_targets = session.targets[-1]
+    assert session.prompt().kind == "guess" and second_clue != first_clue and len(second_targets) == 1
+    session.answer(second_targets[0])  # the second clue's count is met: what follows is past it
+    session.answer(first_targets[1])  # the first clue's open target
+    session.answer(spare)  # green on the AI's side, but no clue aimed at it
+    first_word = first_clue.split(":")[0].upper()
+    line = session.clues[-1].shown()
+    assert [(label.lower(), meant.upper()) for label, _, meant in line] == [
+        (second_targets[0].lower(), ""), (first_targets[1].lower(), first_word), (spare.lower(), "")]

@@ -20,7 +20,7 @@ from ..sim.seeds import derive_seed
 from .errors import SessionError
 from .events import Event
 from .explain import model_reading_of, reading_of, targets_of
-from .leftover import meant_for
+from .leftover import aimed_for, meant_for
 from .turns import Actor
 
 __all__ = ["AIMoves"]
@@ -167,8 +167,14 @@ class AIMoves:
 
     def _leftover_of(self, actor: Actor, card: str) -> str:
         """The earlier clue a guess past the count was meant for, or "" (:mod:`.leftover`); asked
-        before the guess. Read by the guesser's own reading for the AI's guesses and by the
-        AI guesser's for the person's; a reading that fails marks nothing, never stops play."""
+        before the guess. The AI's guesses by its own reading; the person's by what the AI's
+        clues aimed at. A reading that fails marks nothing, never stops play."""
+        if actor.human:  # guessing the AI's clues: what the AI aimed at, not a reading
+            aims = [(clue, tuple(self.names.word(c) for c in cards)) for _, clue, cards in self.targets]
+            try:
+                return aimed_for(self._guesser_view(actor), self.names.word(card), aims) or ""
+            except Exception:
+                return ""
         reader = self.agents.get(actor.role)
         if not callable(getattr(reader, "probabilities", None)):
             reader = next((a for _, a in sorted(self.agents.items())

@@ -3,18 +3,20 @@
 Why: the log files every guess under the clue being guessed, so a turn that went on to the
 leftovers of earlier clues read "ISLAND: 1 → BAY, TOWEL, STABLE" as if ISLAND had meant them
 all. A guess past the current clue's count is marked for the unfinished earlier clue that
-reads the card best, when that clue reads it better than the current one does. The reading
-is a guesser's (``probabilities(view, clue_word)``, as the human guesser has): the same
-reading for the AI's guesses and the person's, so neither is judged by a rule of its own.
+reads the card best, when that clue reads it better than the current one does: the AI
+guesser's own reading (``probabilities(view, clue_word)``), for its guesses on the person's
+clues. A person's guess on the AI's clues is filed by what the AI aimed at
+(:func:`aimed_for`), which the AI knows, not by a reading.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Optional
 
 from ..views import GuesserView
 
-__all__ = ["past_the_count", "meant_for"]
+__all__ = ["past_the_count", "meant_for", "aimed_for"]
 
 
 def past_the_count(view: GuesserView) -> bool:
@@ -47,3 +49,25 @@ def meant_for(reader: Any, view: GuesserView, word: str) -> Optional[str]:
         if p > best_p:
             best, best_p = clue_word, p
     return best
+
+
+def aimed_for(view: GuesserView, word: str, aims: Sequence[tuple[str, Sequence[str]]]) -> Optional[str]:
+    """The word of the earlier unfinished clue whose targets hold ``word``, or None: for a
+    person guessing past the count of the AI's clue. ``aims``: (the clue as ``str(clue)``,
+    its targets as the view names the cards) for each clue the AI gave, in order.
+
+    Why: filed by the reader's guess, the person's extra cards read as the AI's word on its
+    own clues: "(green, for PFARRER)" for a card PFARRER never aimed at misled three native
+    playtesters (2026-12-06). The AI knows what it aimed at; a card no earlier clue aimed at
+    is filed under the clue being guessed. Naming a covered card's clue tells nothing that
+    ``why`` does not."""
+    if not past_the_count(view):
+        return None
+    history = view.history
+    if history and history[-1].clue == view.clue:  # the clue being guessed now
+        history = history[:-1]
+    unfinished = {str(e.clue): e.clue.word for e in history if e.unfinished and e.clue.count > 0 and not e.clue.is_zero}
+    for clue_text, targets in reversed(list(aims)):
+        if clue_text in unfinished and word in targets:
+            return unfinished[clue_text]
+    return None
