@@ -16,7 +16,8 @@ before a wrong card (what the turn would yield).
     python experiments/lang_clue_judge.py score --dir DIR [--verbose]
 
 A variant is NAME=SPEC_PARAMS added to the play partner's spymaster spec;
-``sense_discount=X`` and ``sense_blend=X`` set the glossary's module constants instead
+``sense_discount=X``, ``sense_blend=X`` and ``phrases_only_in_phrase_models=0|1`` set the
+glossary's module constants instead
 (:mod:`spymaster_ai.embeddings.glossed`).
 """
 
@@ -44,8 +45,9 @@ def first_clues(lang: str, seed: int, boards: int, params: str) -> list[dict]:
     from spymaster_ai.embeddings import glossed
 
     extra = [p for p in params.split(",") if p]
-    for p in [p for p in extra if p.startswith(("sense_discount=", "sense_blend="))]:
-        setattr(glossed, p.split("=", 1)[0].upper(), float(p.split("=", 1)[1]))
+    for p in [p for p in extra if p.startswith(("sense_discount=", "sense_blend=", "phrases_only_in_phrase_models="))]:
+        name, value = p.split("=", 1)
+        setattr(glossed, name.upper(), bool(int(value)) if name.startswith("phrases_") else float(value))
         extra.remove(p)
     out, spymaster = [], None
     for s in range(seed, seed + boards):

@@ -68,6 +68,25 @@ def test_a_sense_leans_towards_its_words_other_senses(monkeypatch):
     assert blended[1, 1] == pytest.approx(alone[1, 1]) == pytest.approx(1.0)  # one sense each: unchanged
 
 
+
+def test_a_phrase_sense_may_be_left_to_the_models_that_read_phrases(monkeypatch):
+    # the lever of lang_clue_judge.md round 4 (off): "tiger cat" read as its words' average links
+    # to CAT through "cat"; with the lever on, a word model leaves phrase senses out
+    class Averaging(ToyEnglish):  # a phrase as its words' mean, as word vectors read it
+        def vectors(self, words):
+            return np.stack([ToyEnglish.vectors(self, w.split()).mean(axis=0) for w in words])
+
+    gloss = parse_glossary("vi", VI + "báo\tclue\ttiger cat|luck\n")
+    monkeypatch.setattr(glossed, "SENSE_BLEND", 0.0)
+    averaged = GlossedEmbedding(Averaging(), gloss).similarity(["báo"], ["mèo"])
+    assert averaged[0, 0] == pytest.approx(0.5)  # "tiger cat" half way to "cat"
+    monkeypatch.setattr(glossed, "PHRASES_ONLY_IN_PHRASE_MODELS", True)
+    words_only = GlossedEmbedding(Averaging(), gloss).similarity(["báo", "cọp"], ["mèo", "hổ"])
+    assert words_only[0, 0] <= 0.0 and words_only[1, 1] == pytest.approx(1.0)  # only "luck" is left
+    phrases = Averaging()
+    phrases.reads_phrases = True  # a sentence model reads the phrase itself (here: as the toy does)
+    assert GlossedEmbedding(phrases, gloss).similarity(["báo"], ["mèo"])[0, 0] == pytest.approx(averaged[0, 0])
+
 def test_read_only_words_are_understood_but_never_given_as_clues():
     gloss = parse_glossary("vi", VI.replace("cọp\tclue", "cọp\tread"))
     model = GlossedEmbedding(ToyEnglish(), gloss)

@@ -84,6 +84,9 @@ class Embedding(ABC):
     name: str
     # The language of the clue vocabulary (set by the registry; rules.lang.LANGUAGES).
     lang: str = "en"
+    # Whether a phrase is read as a phrase ("shaved ice"), not as its words' average (a
+    # sentence model does; word vectors and bags of tokens do not).
+    reads_phrases: bool = False
 
     @abstractmethod
     def similarity(self, rows: Sequence[str], cols: Sequence[str]) -> np.ndarray:

@@ -37,6 +37,15 @@ SENSE_DISCOUNT = 0.05
 # a clue against 1.60; the mirror won 124 of 500 against 130 (49/43 discordant); the meaning-link
 # sets read as before (experiments/results/lang_clue_judge.md).
 SENSE_BLEND = 0.5
+# True: an English sense of several words ("shaved ice", "pipe organ") is read only by the
+# models that read phrases (``Embedding.reads_phrases``), not as its words' average, where a
+# word of the phrase links on its own (LUNGE met ORGEL "pipe organ" through "organ", ĐÁ BÀO
+# "shaved ice" met RÂU through "shave", playtests of 2026-12-06). Off: the glossaries' modifiers
+# are what tell "black pepper" from pepper and "railway train" from train in the word models;
+# without them the Vietnamese mirror won 63 of 500 against 124, blind readers followed the
+# first clues about as often (vi 23 against 18 of 40, de 19 against 19) and found fewer greens a
+# clue, and the meaning-link sets read 107 against 111 of 120 (lang_clue_judge.md, round 4).
+PHRASES_ONLY_IN_PHRASE_MODELS = False
 
 
 def glossary_key(lang: str, word: str) -> str:
@@ -247,8 +256,11 @@ class GlossedEmbedding(Embedding):
         owner: list[int] = []
         discount: list[float] = []
         has = np.zeros(len(words), dtype=bool)
+        whole = not PHRASES_ONLY_IN_PHRASE_MODELS or getattr(self.english, "reads_phrases", False)
         for i, word in enumerate(words):
             for rank, sense in enumerate(self.gloss.senses_of(word)):
+                if not whole and " " in sense:
+                    continue
                 flat.append(sense)
                 owner.append(i)
                 discount.append(SENSE_DISCOUNT * rank)

@@ -79,6 +79,8 @@ def _pooled_dimension(folder: Path) -> int | None:
 class SentenceTransformerEmbedding(EncodedEmbedding):
     """Cosine similarity of sentence-transformers embeddings."""
 
+    reads_phrases = True
+
     def __init__(self, name: str, folder: Path, vocabulary: Vocabulary,
                  identity: dict[str, Any], description: str) -> None:
         if not (folder / "modules.json").is_file() and not (folder / "config.json").is_file():
