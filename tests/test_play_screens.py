@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 from rich.console import Console
 
-from spymaster_ai.play.leftover import meant_for
+from spymaster_ai.play.leftover import PAST_THE_COUNT, meant_for
 from spymaster_ai.play.outcome import duet_score_line
 from spymaster_ai.play.render import render_screen
 from spymaster_ai.play.screen import ClueLine, duet_screen
@@ -96,6 +96,9 @@ def test_the_clue_log_shows_the_clue_a_leftover_was_meant_for():
     line = ClueLine("AI", "island: 1", (("bay", "green"), ("towel", "green")), meant=("", "beach"))
     text = _text(_screen(game, [line]))
     assert "BAY (green), TOWEL (green, for BEACH)" in text
+    # a person's guess past the count that no AI clue aimed at says so, not "for" a clue
+    line = ClueLine("you", "island: 1", (("bay", "green"), ("towel", "green")), meant=("", PAST_THE_COUNT))
+    assert "TOWEL (green, past the count)" in _text(_screen(game, [line]))
 
 
 def test_the_card_whose_touch_lost_the_game_is_marked():

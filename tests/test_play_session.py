@@ -29,6 +29,7 @@ from spymaster_ai.play import (
     saver,
     write_board_png,
 )
+from spymaster_ai.play.leftover import meant_note
 from spymaster_ai.rules.cards import Identity, Player, Team
 from spymaster_ai.rules.duet import DuetGame
 from spymaster_ai.rules.legality import LegalityOptions, check_clue
@@ -913,8 +914,9 @@ def test_a_persons_guess_past_the_count_is_filed_by_what_the_ai_aimed_at_not_by_
     assert session.prompt().kind == "guess" and second_clue != first_clue and len(second_targets) == 1
     session.answer(second_targets[0])  # the second clue's count is met: what follows is past it
     session.answer(first_targets[1])  # the first clue's open target
-    session.answer(spare)  # green on the AI's side, but no clue aimed at it
+    session.answer(spare)  # green on the AI's side, but no clue aimed at it: past the count, for no clue
     first_word = first_clue.split(":")[0].upper()
     line = session.clues[-1].shown()
-    assert [(label.lower(), meant.upper()) for label, _, meant in line] == [
-        (second_targets[0].lower(), ""), (first_targets[1].lower(), first_word), (spare.lower(), "")]
+    assert [(label.lower(), meant_note(meant)) for label, _, meant in line] == [
+        (second_targets[0].lower(), ""), (first_targets[1].lower(), f"for {first_word}"),
+        (spare.lower(), "past the count")]

@@ -20,7 +20,7 @@ from ..sim.seeds import derive_seed
 from .errors import SessionError
 from .events import Event
 from .explain import model_reading_of, reading_of, targets_of
-from .leftover import aimed_for, meant_for
+from .leftover import PAST_THE_COUNT, aimed_for, meant_for, past_the_count
 from .turns import Actor
 
 __all__ = ["AIMoves"]
@@ -172,7 +172,8 @@ class AIMoves:
         if actor.human:  # guessing the AI's clues: what the AI aimed at, not a reading
             aims = [(clue, tuple(self.names.word(c) for c in cards)) for _, clue, cards in self.targets]
             try:
-                return aimed_for(self._guesser_view(actor), self.names.word(card), aims) or ""
+                view = self._guesser_view(actor)
+                return aimed_for(view, self.names.word(card), aims) or (PAST_THE_COUNT if past_the_count(view) else "")
             except Exception:
                 return ""
         reader = self.agents.get(actor.role)

@@ -16,7 +16,19 @@ from typing import Any, Optional
 
 from ..views import GuesserView
 
-__all__ = ["past_the_count", "meant_for", "aimed_for"]
+__all__ = ["PAST_THE_COUNT", "past_the_count", "meant_for", "aimed_for", "meant_note"]
+
+# Filed for a person's guess past the count that no earlier AI clue aimed at: it was no card of
+# the clue being guessed either (a playtester's guess for CÚ read as one for the later NGỒI).
+# No clue word is written in parentheses.
+PAST_THE_COUNT = "(past the count)"
+
+
+def meant_note(meant: str) -> str:
+    """What the clue log says after a guess's outcome: "for BEACH", "past the count" or ""."""
+    if not meant:
+        return ""
+    return "past the count" if meant == PAST_THE_COUNT else f"for {meant.upper()}"
 
 
 def past_the_count(view: GuesserView) -> bool:

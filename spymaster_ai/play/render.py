@@ -93,8 +93,8 @@ def render_screen(screen: Screen) -> RenderableType:
         history.add_column("clue")
         history.add_column("guesses")
         for n, line in enumerate(screen.clues, start=1):
-            guesses = ", ".join(f"{label.upper()} ({outcome}{f', for {meant.upper()}' if meant else ''})"
-                                for label, outcome, meant in line.shown()) or "-"
+            guesses = ", ".join(f"{label.upper()} ({outcome}{f', {note}' if note else ''})"
+                                for label, outcome, note in line.noted()) or "-"
             if line.note:
                 guesses = f"{guesses}; {line.note}" if line.guesses else line.note
             history.add_row(str(n), line.giver, line.clue.upper(), guesses)

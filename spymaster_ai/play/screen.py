@@ -18,6 +18,7 @@ from typing import Mapping, Optional
 from ..rules.cards import Identity, Player, Team
 from ..rules.classic import KINDS, ClassicGame
 from ..rules.duet import TOTAL_GREENS, DuetGame
+from .leftover import meant_note
 
 __all__ = ["Cell", "ClueLine", "Screen", "classic_screen", "duet_screen", "key_screen"]
 
@@ -57,6 +58,10 @@ class ClueLine:
         """(card, outcome, earlier clue it was meant for or "") for each guess."""
         meant = self.meant + ("",) * (len(self.guesses) - len(self.meant))
         return tuple((label, outcome, m) for (label, outcome), m in zip(self.guesses, meant))
+
+    def noted(self) -> tuple[tuple[str, str, str], ...]:
+        """(card, outcome, what the log says of it: "for BEACH", "past the count" or "")."""
+        return tuple((label, outcome, meant_note(m)) for label, outcome, m in self.shown())
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from ..play.explain import NOTHING_YET
+from ..play.leftover import PAST_THE_COUNT, meant_note
 from ..play.screen import GREENS_TO_FIND
 from .games import Snapshot
 
@@ -136,7 +137,8 @@ def view_json(game_id: str, v: View) -> dict:
         "cells": [_cell_json(c) for c in v.cells],
         "status": list(v.status),
         "clues": [{"giver": c.giver, "clue": c.clue, "guesses": [list(g) for g in c.guesses], "note": c.note,
-                   "meant": [m for _, _, m in c.shown()]}
+                   "meant": [m if m != PAST_THE_COUNT else "" for _, _, m in c.shown()],
+                   "notes": [meant_note(m) for _, _, m in c.shown()]}
                   for c in v.clues],
         "current": v.current,
         "prompt": {"kind": v.prompt.kind, "text": v.prompt.text, "handover": v.prompt.handover} if v.prompt else None,
