@@ -45,6 +45,14 @@ EXAMPLES = [
     # تخم‌مرغ visible: a derived word is split as its stem.
     row("fa", "s4.3: تاریکی is no compound of تار, nor is پرستار", "تاریکی", ["پرستار"], L),
     row("fa", "s4.3: EGG (تخم‌مرغ) -> no 'poultry farm' (مرغداری, built on مرغ)", "مرغداری", ["تخم‌مرغ"], P),
+    # A Persian playtest (round 8): سیم (wire, string) was refused as "a part of the visible compound
+    # سیاره" (planet): read as the ordinal of سی (thirty, whose ordinal is سی‌ام), and سیاره split
+    # as سی + اره. Cards no speaker reads as two words have no parts; real compounds keep theirs.
+    row("fa", "s4.3: سیم (wire) is no form of سی, and سیاره no compound", "سیم", ["سیاره"], L),
+    row("fa", "s4.3: شیر (lion) beside شمشیر (sword): no compound", "شیر", ["شمشیر"], L),
+    row("fa", "s4.3: سکه (coin) beside کالسکه (carriage): no compound", "سکه", ["کالسکه"], L),
+    row("fa", "s4.3: چرخه is a part of دوچرخه (bicycle)", "چرخه", ["دوچرخه"], P),
+    row("fa", "s4.3: سی‌ام is the ordinal of سی", "سی‌ام", ["سی"], F),
     # vi (Duet, Pictures): §4.5 "B: 2" for FLAT and LETTER; "Dark: 2" is fine for night.
     row("vi", "Duet s4.5: 'B: 2' for FLAT and LETTER", "B", ["căn hộ", "lá thư"], L, 2),
     row("vi", "s4: 'Dark: 2' is a clue about meaning", "tối", ["ban đêm"], L, 2),

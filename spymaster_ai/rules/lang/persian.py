@@ -66,7 +66,12 @@ BUILT_ON_ZIPF = 4.0
 # split into no joined parts either: پرستار is no پرس + تار):
 # loanwords and names (سناتور, میانمار) and words of other morphemes (فراموش, پرستار, بی‌شمار).
 NOT_BUILT_ON = frozenset("فراموش پرستار سناتور متناسب مارشال میانمار بیشمار پروفیل میشیگان پاستور نامشخص "
-                         "فردریش بوداپست کامران سیرجان همینگوی پرشکوه بادوام".split())
+                         "فردریش بوداپست کامران سیرجان همینگوی پرشکوه بادوام".split()
+                         # cards no speaker reads as two words (شمشیر is no شم + شیر, سیاره no سی + اره):
+                         # each card whose joined parts the splitter found, reviewed by hand on
+                         # 2026-12-06 after a playtester's سیم was refused beside سیاره
+                         + "انگور سوهان انگشت استخوان دیوار فنجان شمشیر ماشین موتور اتوبوس کامیون کالسکه "
+                           "لاستیک زندان خورشید ستاره سیاره سینما فیروزه".split())
 # A compound with a piece under three letters counts only when it is this rare (ردپا: 0).
 SHORT_PIECE_CLUE_ZIPF = 3.0
 
@@ -100,7 +105,8 @@ def _derived_stems(key: str) -> set[str]:
             out.add(stem)
     for suffix in ("مین", "م", "امین", "ام"):
         stem = key[: -len(suffix)]
-        if key.endswith(suffix) and stem:
+        # after ی the ordinal is written -ام (سی‌ام): سیم is a wire, not the thirtieth
+        if key.endswith(suffix) and stem and not (suffix in ("م", "مین") and stem.endswith("ی")):
             stem = _ORDINAL_STEMS.get(stem, stem)
             if stem in _NUMBERS:
                 out.add(stem)
