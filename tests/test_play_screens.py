@@ -143,6 +143,11 @@ def test_the_web_board_marks_the_losing_touch_and_the_leftover():
     assert " lost" in lost.split('"')[3] and "the AI" in lost and "touch lost the game" in lost
     assert html.count("touch lost the game") == 1
     assert 'TOWEL <span class="out out-green">(green)</span> <span class="meant">for BEACH</span>' in html
+    past = ClueLine("you", "sea: 1", (("bay", "green"), ("towel", "green")), meant=("", PAST_THE_COUNT))
+    snap.screen = _screen(game, [past])
+    html = Environment(loader=FileSystemLoader(templates)).get_template("_board.html").render(
+        v=view_of(snap, seat=False), game_id="g", notice=None, seat_link=None)
+    assert 'TOWEL <span class="out out-green">(green)</span> <span class="meant">past the count</span>' in html
 
 
 def test_a_bystander_mark_is_explained_as_ruling_the_card_out_for_its_guesser_only():
