@@ -40,6 +40,15 @@ def past_the_count(view: GuesserView) -> bool:
     return view.guesses_made >= max(clue.count, 1)
 
 
+def _open_earlier(view: GuesserView) -> list:
+    """The history entries of earlier clues that may still point at cards (not the clue
+    being guessed now, no zero clue)."""
+    history = view.history
+    if history and history[-1].clue == view.clue:  # the clue being guessed now
+        history = history[:-1]
+    return [e for e in history if e.unfinished and e.clue.count > 0 and not e.clue.is_zero]
+
+
 def meant_for(reader: Any, view: GuesserView, word: str) -> Optional[str]:
     """The word of the earlier unfinished clue that ``word`` (a card, as the view names it)
     was meant for, or None: it is filed under the current clue. Asked before the guess is
@@ -47,10 +56,7 @@ def meant_for(reader: Any, view: GuesserView, word: str) -> Optional[str]:
     giving an array over ``view.words``; without one, nothing is attributed."""
     if not past_the_count(view) or not callable(getattr(reader, "probabilities", None)):
         return None
-    history = view.history
-    if history and history[-1].clue == view.clue:  # the clue being guessed now
-        history = history[:-1]
-    earlier = [e.clue.word for e in history if e.unfinished and e.clue.count > 0 and not e.clue.is_zero]
+    earlier = [e.clue.word for e in _open_earlier(view)]
     if word not in view.words or not earlier:
         return None
     i = view.words.index(word)
@@ -70,15 +76,12 @@ def aimed_for(view: GuesserView, word: str, aims: Sequence[tuple[str, Sequence[s
 
     Why: filed by the reader's guess, the person's extra cards read as the AI's word on its
     own clues: "(green, for PFARRER)" for a card PFARRER never aimed at misled three native
-    playtesters (2026-12-06). The AI knows what it aimed at; a card no earlier clue aimed at
-    is filed under the clue being guessed. Naming a covered card's clue tells nothing that
-    ``why`` does not."""
+    playtesters (2026-12-06). The AI knows what it aimed at; for a card no earlier clue aimed
+    at the caller files :data:`PAST_THE_COUNT`. Naming a covered card's clue tells nothing
+    that ``why`` does not."""
     if not past_the_count(view):
         return None
-    history = view.history
-    if history and history[-1].clue == view.clue:  # the clue being guessed now
-        history = history[:-1]
-    unfinished = {str(e.clue): e.clue.word for e in history if e.unfinished and e.clue.count > 0 and not e.clue.is_zero}
+    unfinished = {str(e.clue): e.clue.word for e in _open_earlier(view)}
     for clue_text, targets in reversed(list(aims)):
         if clue_text in unfinished and word in targets:
             return unfinished[clue_text]
