@@ -103,7 +103,9 @@ def test_the_features_of_some_clue_words_are_those_rows_of_the_whole_vocabulary(
     cards = [f"c{j}" for j in range(25)]
     spelled = rng.random((n_vocab, 25)) < 0.02
     phrase = (rng.random((n_vocab, 25)) < 0.02).astype(np.float32)
-    full = features_from_sims([s.T for s in sims], means, stds, visible, vocab, cards, spelled, phrase)
+    degree = rng.integers(0, 500, n_vocab).astype(np.float32)
+    full = features_from_sims([s.T for s in sims], means, stds, visible, vocab, cards, spelled, phrase,
+                              phrase_degree=degree)
     params = load_params()
     logits = params.logits(full).astype(np.float32)
     silent = [silent_cards(s.T) for s in sims]
@@ -114,7 +116,8 @@ def test_the_features_of_some_clue_words_are_those_rows_of_the_whole_vocabulary(
     assert np.array_equal(full[:, :, 2], lead)
     for rows in (np.arange(0, n_vocab, 3), np.sort(rng.choice(n_vocab, MIN_ROWS, replace=False)), np.arange(40)):
         part = features_from_sims([np.ascontiguousarray(s[:, rows]).T for s in sims], means, stds, visible,
-                                  [vocab[i] for i in rows], cards, spelled[rows], phrase[rows], silent=silent)
+                                  [vocab[i] for i in rows], cards, spelled[rows], phrase[rows], silent=silent,
+                                  phrase_degree=degree[rows])
         assert np.array_equal(part, full[rows])
         assert np.array_equal(params.logits(part).astype(np.float32), logits[rows])
         # and what a partner is expected to find for them, clue by clue

@@ -70,7 +70,36 @@ def test_the_reader_sees_the_phrase_link_as_a_feature():
     stats = [np.zeros(3, dtype=np.float32)]
     x = features_from_sims(sims, stats, [np.ones(3, dtype=np.float32)], np.ones(3, bool), ["jack"], cards)
     column = x[0, :, 3 + CARD_FEATURES.index("phrase_link")]
-    assert column.tolist() == [1.0, 0.0, 0.0]
+    assert column[0] > 0 and column[1] == column[2] == 0.0
+
+
+def test_a_link_reads_plainer_when_it_is_the_clues_only_one_on_the_board():
+    from spymaster_ai.agents.human.features import phrase_reading
+
+    # clue 0 links card 0 alone; clue 1 links cards 0-3 as strongly; both in as many phrases
+    phrase = np.array([[1, 0, 0, 0, 0], [1, 1, 1, 1, 0]], dtype=np.float32)
+    read = phrase_reading(phrase, np.ones(5, bool), np.array([20, 20], dtype=np.float32))
+    assert read[0, 0] > 3 * read[1, 0] and read[1, 0] == read[1, 3] > 0
+    assert not read[:, 4].any() and not read[0, 1:].any()
+    # a covered card's link no longer shares the clue's reading
+    covered = phrase_reading(phrase, np.array([True, False, False, False, True]), np.array([20, 20], dtype=np.float32))
+    assert covered[1, 0] == pytest.approx(read[0, 0])
+
+
+def test_a_clue_in_many_phrases_links_less_plainly_than_a_clue_in_few():
+    from spymaster_ai.agents.human.features import phrase_reading
+
+    phrase = np.array([[1, 0, 0], [1, 0, 0]], dtype=np.float32)
+    read = phrase_reading(phrase, np.ones(3, bool), np.array([0, 990], dtype=np.float32))
+    assert read[0, 0] == pytest.approx(1.0) and read[1, 0] == pytest.approx(1 / 3)
+
+
+@needs_wordnet
+def test_phrase_degrees_count_a_clues_links_and_zero_for_unknown_words():
+    index = phrase_links()
+    batten, line, nothing = index.degrees(["batten", "line", "qwertyuiop"])
+    assert nothing == 0 and 0 < batten < line
+    assert batten == len(index.linked("batten"))
 
 
 @needs_wordnet

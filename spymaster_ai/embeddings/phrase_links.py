@@ -212,6 +212,15 @@ class PhraseLinks:
                 out[self.words[j]] = max(out.get(self.words[j], 0.0), float(v))
         return out
 
+    def degrees(self, clues: Sequence[str]) -> np.ndarray:
+        """(clues,) float32: how many words each clue is linked to (0: a word the index lacks).
+
+        Why: a clue in hundreds of phrases (LINE, BALL) names no card through one; a clue in a
+        few (BATTEN) does (``experiments/phrase_specificity.py``)."""
+        ids = self._clue_ids(clues)
+        per_row = np.diff(self._matrix.indptr).astype(np.float32)
+        return np.where(ids >= 0, per_row[np.maximum(ids, 0)], 0.0).astype(np.float32)
+
     def link(self, a: str, b: str) -> float:
         return float(self.links([a], [b])[0, 0])
 

@@ -28,6 +28,7 @@ from .features import (
     evoke_from_sims,
     features_from_sims,
     median_of_models,
+    phrase_degrees,
     phrase_matrix,
     silent_cards,
     spelled_matrix,
@@ -64,6 +65,7 @@ class HumanBoard:
         # spelling: the features read it in English only, but no clue spelled like a visible card
         # is given in any language (ZIELT beside ZIEGE); English phrases link English words only
         self.spelled, self.phrase = _card_links(vocab, self.words, phrases=lang == "en")
+        self.phrase_degree = phrase_degrees(vocab) if lang == "en" else np.zeros(len(vocab), dtype=np.float32)
         # each model's evoke, zeroed where the model is silent, as the features hold it
         self.evoke = []
         for k, s in enumerate(self.sims):
@@ -79,10 +81,11 @@ class HumanBoard:
         with the ``guessable`` cards in play."""
         if rows is None:
             return features_from_sims(self.sims, self.means, self.stds, guessable, self.vocab, self.words,
-                                      self.spelled, self.phrase, lang=self.lang)
+                                      self.spelled, self.phrase, lang=self.lang, phrase_degree=self.phrase_degree)
         sims = [np.ascontiguousarray(s[:, rows]).T for s in self.cards_major]  # the same layout, fewer rows
         return features_from_sims(sims, self.means, self.stds, guessable, _Rows(len(rows)), self.words,
-                                  self.spelled[rows], self.phrase[rows], lang=self.lang, silent=self.silent)
+                                  self.spelled[rows], self.phrase[rows], lang=self.lang, silent=self.silent,
+                                  phrase_degree=self.phrase_degree[rows])
 
     def reading(self, guessable: np.ndarray, rows: Optional[np.ndarray], params) -> tuple[np.ndarray, np.ndarray]:
         """(features, float32 logits) of clue words ``rows`` (sorted, at least ``MIN_ROWS``; all:
@@ -105,7 +108,7 @@ class HumanBoard:
 
 class _Rows:
     """A stand-in for the clue words of a part of the vocabulary: features read only their
-    number (the spelling and phrase links come precomputed)."""
+    number (the spelling and phrase links and the phrase degrees come precomputed)."""
 
     def __init__(self, n: int) -> None:
         self.n = n

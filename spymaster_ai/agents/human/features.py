@@ -21,7 +21,9 @@ share their first four letters, one contains the other, or they are within edit 
 1 / 2; see :func:`spelled_like`), which people follow and models do not see; and
 ``phrase_link``: the clue and the card stand together in a set phrase, an idiom or a name's
 story (EYE and STORM, JACK and LANTERN; :mod:`spymaster_ai.embeddings.phrase_links`), a link
-people make at once and no embedding holds.
+people make at once and no embedding holds. It is read as a person reads it
+(:func:`phrase_reading`): a link is plain when it is the clue's only one on the board and the
+clue is in few phrases.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ __all__ = [
     "median_evoke",
     "median_of_models",
     "phrase_matrix",
+    "phrase_reading",
     "spelled_like",
     "spelled_matrix",
 ]
@@ -176,6 +179,31 @@ def phrase_matrix(clues: Sequence[str], cards: Sequence[str]) -> np.ndarray:
     return phrase_links().links(clues, cards)
 
 
+def phrase_degrees(clues: Sequence[str]) -> np.ndarray:
+    """(clues,) how many words each clue stands in a phrase with (see :func:`phrase_reading`)."""
+    from ...embeddings.phrase_links import phrase_links
+
+    return phrase_links().degrees(clues)
+
+
+def phrase_reading(phrase: np.ndarray, visible: np.ndarray, degrees: np.ndarray) -> np.ndarray:
+    """(clues, cards) float32: each phrase link as plainly as a person reads it.
+
+    A link's strength, times its share of the clue's links to the visible cards (a clue in a
+    phrase with one card names it; one in phrases with four names none), times the clue's
+    specificity ``1 / log10(10 + degree)`` (near 1 for BATTEN, in a few phrases; for LINE, in a
+    thousand, a third). Why: on the human Duet data a linked card was the first pick 52% of
+    the time when the clue linked it alone and 16% (each) when the clue linked four or more,
+    and 75% for a clue of under 30 links against 20% for one of over 300
+    (``experiments/phrase_specificity.py``). Each row is its own clue's alone.
+    """
+    phrase = np.asarray(phrase, dtype=np.float32)
+    on_board = phrase[:, np.asarray(visible, dtype=bool)].sum(axis=1, keepdims=True)
+    share = np.divide(phrase, on_board, out=np.zeros_like(phrase), where=on_board > 0)
+    specificity = 1.0 / np.log10(10.0 + np.asarray(degrees, dtype=np.float32))
+    return (phrase * share * specificity[:, None]).astype(np.float32)
+
+
 @lru_cache(maxsize=100_000)
 def _zipf(word: str, lang: str = "en") -> float:
     return zipf_frequency(word, lang)
@@ -208,6 +236,7 @@ def features_from_sims(
     phrase: np.ndarray | None = None,
     lang: str = "en",
     silent: Sequence[np.ndarray] | None = None,
+    phrase_degree: np.ndarray | None = None,
 ) -> np.ndarray:
     """(clues, cards, features) float32 for the cards of one board.
 
@@ -215,8 +244,9 @@ def features_from_sims(
     model, (cards,) each card's similarity mean and spread over the reference vocabulary.
     ``visible``: (cards,) bool, the cards still in play: board z-scores and leads are taken
     over them only (features of covered cards are computed but meaningless). ``spelled``:
-    (clues, cards) :func:`spelled_like`, and ``phrase``: (clues, cards) :func:`phrase_matrix`,
-    if the caller holds them for the board already. ``lang``: the cards' language, for their
+    (clues, cards) :func:`spelled_like`, ``phrase``: (clues, cards) :func:`phrase_matrix` and
+    ``phrase_degree``: (clues,) :func:`phrase_degrees`, if the caller holds them already (the
+    feature is their :func:`phrase_reading` over the visible cards). ``lang``: the cards' language, for their
     frequency; in another language than English spelling and English phrases link nothing
     (a Vietnamese clue shares a syllable with half the board), so both are 0 there.
     ``silent``: per model, (cards,) :func:`silent_cards` over a whole clue vocabulary when
@@ -265,5 +295,7 @@ def features_from_sims(
     out[:, :, card_base + 1] = spelled
     if phrase is None:
         phrase = phrase_matrix(clues, cards)
-    out[:, :, card_base + 2] = phrase
+    if phrase_degree is None:
+        phrase_degree = phrase_degrees(clues)
+    out[:, :, card_base + 2] = phrase_reading(phrase, vis, phrase_degree)
     return out
