@@ -29,11 +29,10 @@ from pathlib import Path
 import numpy as np
 
 from spymaster_ai.agents.human.features import CARD_FEATURES, MODELS, PER_MODEL, feature_names
-from spymaster_ai.agents.human.reader import PARAMS_PATH, ChoiceSet, softmax
+from spymaster_ai.agents.human.reader import PARAMS_PATH, ChoiceSet, fit_conditional_logit, softmax
 from spymaster_ai.eval.human_data import load_human_data
 from spymaster_ai.eval.human_join import join_intended_targets
-from spymaster_ai.eval.reader_fit import (FitSettings, build_choice_sets, data_fingerprint, extraction_reader, fit_reader,
-                                          fit_stagewise, row_hashes)
+from spymaster_ai.eval.reader_fit import FitSettings, build_choice_sets, data_fingerprint, extraction_reader, fit_reader, row_hashes
 from spymaster_ai.provenance import environment
 
 
@@ -45,20 +44,17 @@ def columns(models_used: tuple[str, ...], all_models: tuple[str, ...], drop: tup
     return np.array([names.index(k) for k in keep])
 
 
-def cross_validate(sets, n_guess, first_of_row, join, cols, l2: float, folds: int, fixed: dict | None = None,
-                   last: tuple = ()):
-    """Out-of-fold figures; ``fixed``: full-width column -> held raw slope (a prior); ``last``:
-    full-width columns fitted after the others (``fit_stagewise``)."""
+def cross_validate(sets, n_guess, first_of_row, join, cols, l2: float, folds: int, fixed: dict | None = None):
+    """Out-of-fold figures; ``fixed``: full-width column -> held raw slope (a prior)."""
     from sklearn.model_selection import GroupKFold
 
     groups = np.array([s.group for s in sets])
     sub = [ChoiceSet(s.x[:, cols], s.chosen, s.weight, s.group) for s in sets]
     held = {list(cols).index(j): v for j, v in (fixed or {}).items() if j in cols}
-    later_cols = [list(cols).index(j) for j in last if j in cols]
     top1, loglik = [], []
     predicted: dict[int, np.ndarray] = {}
     for train, test in GroupKFold(n_splits=folds).split(np.zeros(len(sets)), groups=groups):
-        mean, scale, w = fit_stagewise([sub[i] for i in train], l2, held, later_cols)
+        mean, scale, w = fit_conditional_logit([sub[i] for i in train], l2, fixed=held)
         for i in test:
             if i >= n_guess:
                 continue
@@ -96,63 +92,50 @@ def main(argv=None) -> int:
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--phrase-prior", default="fit",
                     help="the logit a phrase link adds, held rather than fitted ('fit': fitted); a comma list compares several")
-    ap.add_argument("--assoc-prior", default="fit",
-                    help="the logit one unit of assoc_link adds, held ('fit': fitted); a comma list compares several")
-    ap.add_argument("--fitted-last", default="assoc_link",
-                    help="features fitted after the others, alone (comma list; '' none: every weight fitted jointly)")
     ap.add_argument("--grid", action="store_true", help="compare model sets and weights (slower)")
     ap.add_argument("--write", action="store_true", help=f"refit on every game and write {PARAMS_PATH}")
     ap.add_argument("--out", help="write the comparison table (markdown) here")
     args = ap.parse_args(argv)
 
     all_models = tuple(args.models.split(","))
-    fitted_last = tuple(f for f in args.fitted_last.split(",") if f)
     dataset = load_human_data(args.data)
     join = join_intended_targets(dataset.guesses, dataset.clues)
     reader = extraction_reader(all_models)
-    lines = ["| models | without | later | intended | l2 | phrase prior | assoc prior | top-1 | log-lik | intended hit | first guesses |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| models | without | later | intended | l2 | phrase prior | top-1 | log-lik | intended hit | first guesses |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     priors = [None if p == "fit" else float(p) for p in args.phrase_prior.split(",")]
-    assoc_priors = [None if p == "fit" else float(p) for p in args.assoc_prior.split(",")]
-    configs = [(all_models, (), args.later, args.intended, args.l2, prior, assoc) for prior in priors
-               for assoc in assoc_priors]
+    configs = [(all_models, (), args.later, args.intended, args.l2, prior) for prior in priors]
     if args.grid:
         configs = []
         for later in (0.0, 0.5, 1.0):
             for intended in (0.0, 0.5, 1.0):
-                configs.append((all_models, (), later, intended, args.l2, priors[0], assoc_priors[0]))
+                configs.append((all_models, (), later, intended, args.l2, priors[0]))
         for m in all_models:
-            configs.append(((m,), (), args.later, args.intended, args.l2, priors[0], assoc_priors[0]))
-            configs.append((tuple(x for x in all_models if x != m), (), args.later, args.intended, args.l2, priors[0],
-                            assoc_priors[0]))
+            configs.append(((m,), (), args.later, args.intended, args.l2, priors[0]))
+            configs.append((tuple(x for x in all_models if x != m), (), args.later, args.intended, args.l2, priors[0]))
         for feature in PER_MODEL + CARD_FEATURES:
-            configs.append((all_models, (feature,), args.later, args.intended, args.l2, priors[0], assoc_priors[0]))
+            configs.append((all_models, (feature,), args.later, args.intended, args.l2, priors[0]))
         for l2 in (0.1, 10.0):
-            configs.append((all_models, (), args.later, args.intended, l2, priors[0], assoc_priors[0]))
+            configs.append((all_models, (), args.later, args.intended, l2, priors[0]))
     cache: dict[tuple[float, float], tuple] = {}
-    for models_used, drop, later, intended, l2, prior, assoc in configs:
+    for models_used, drop, later, intended, l2, prior in configs:
         key = (later, intended)
         if key not in cache:
             cache[key] = build_choice_sets(dataset, reader, FitSettings(later, intended, l2, args.intended_on))
         sets, n_guess, first_of_row = cache[key]
         cols = columns(models_used, all_models, drop)
-        fixed = FitSettings(phrase_prior=prior, assoc_prior=assoc).fixed_weights(feature_names(all_models))
-        last = tuple(FitSettings(fitted_last=fitted_last).last_columns(feature_names(all_models)))
-        t1, ll, n, predicted, targets_of = cross_validate(sets, n_guess, first_of_row, join, cols, l2, args.folds, fixed,
-                                                          last)
+        fixed = FitSettings(phrase_prior=prior).fixed_weights(feature_names(all_models))
+        t1, ll, n, predicted, targets_of = cross_validate(sets, n_guess, first_of_row, join, cols, l2, args.folds, fixed)
         hit, n_hit = understanding(dataset, predicted, first_of_row, targets_of)
         shown = "fitted" if prior is None else prior
-        shown_assoc = "fitted" if assoc is None else assoc
-        line = (f"| {'+'.join(models_used)} | {','.join(drop) or '-'} | {later} | {intended} | {l2} | {shown} | "
-                f"{shown_assoc} | {t1:.3f} | "
+        line = (f"| {'+'.join(models_used)} | {','.join(drop) or '-'} | {later} | {intended} | {l2} | {shown} | {t1:.3f} | "
                 f"{ll:.3f} | {hit:.3f} ({n_hit}) | {n} |")
         lines.append(line)
         print(line, flush=True)
     if args.out:
         Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     if args.write:
-        settings = FitSettings(args.later, args.intended, args.l2, args.intended_on, priors[0], fitted_last,
-                               assoc_priors[0])
+        settings = FitSettings(args.later, args.intended, args.l2, args.intended_on, priors[0])
         sets, n_guess, _ = build_choice_sets(dataset, reader, settings)
         params = fit_reader(sets, all_models, settings, provenance={
             "data": "Cultural Codes (Shaikh et al. 2023), Codenames Duet validation split: guess and clue tasks",

@@ -26,7 +26,7 @@ from .human_data import HumanDataset
 from .human_join import game_groups
 
 __all__ = [
-    "FitSettings", "CrossFittedReader", "JudgedGuess", "build_choice_sets", "data_fingerprint", "fit_reader", "fit_stagewise",
+    "FitSettings", "CrossFittedReader", "JudgedGuess", "build_choice_sets", "data_fingerprint", "fit_reader",
     "fit_stop_rule", "game_ids", "load_judged_guesses", "row_hashes", "seen_rows",
 ]
 
@@ -47,37 +47,18 @@ class FitSettings:
     # (None: fitted like every weight). Why: phrase clues are rare in the human data, so the
     # fitted weight is what a few dozen cases allow; see experiments/results/phrase_links.md.
     phrase_prior: Optional[float] = None
-    # features fitted last, alone: every other weight is held where a first fit without them
-    # (their weights held at 0) put it. Why: fitting ``assoc_link`` jointly moved the ``eat``
-    # vectors' weights (the feature is their direct counts) for no gain in people's first
-    # guesses (cross-validated top-1 0.678 -> 0.683) and lost simulated play (human pair, 1,600
-    # Duet games: 43.1% -> 34.7% won); fitted last it adds what the other features miss.
-    fitted_last: tuple[str, ...] = ()
-    # the logit one unit of ``assoc_link`` adds, held (None: fitted). Why: see
-    # experiments/results/human_reader.md ("people's direct associations")
-    assoc_prior: Optional[float] = None
 
     def to_json(self) -> dict:
         out = {"later": self.later, "intended": self.intended, "l2": self.l2, "intended_on": self.intended_on}
         if self.phrase_prior is not None:
             out["phrase_prior"] = self.phrase_prior
-        if self.fitted_last:
-            out["fitted_last"] = list(self.fitted_last)
-        if self.assoc_prior is not None:
-            out["assoc_prior"] = self.assoc_prior
         return out
-
-    def last_columns(self, features: Sequence[str]) -> list[int]:
-        """The columns of :attr:`fitted_last` among ``features``."""
-        return [list(features).index(f) for f in self.fitted_last if f in features]
 
     def fixed_weights(self, features: Sequence[str]) -> dict[int, float]:
         """Column -> held raw slope, for :func:`fit_conditional_logit`."""
-        held = {}
-        for name, prior in (("phrase_link", self.phrase_prior), ("assoc_link", self.assoc_prior)):
-            if prior is not None and name in features:
-                held[list(features).index(name)] = float(prior)
-        return held
+        if self.phrase_prior is None or "phrase_link" not in features:
+            return {}
+        return {list(features).index("phrase_link"): float(self.phrase_prior)}
 
 
 def data_fingerprint(dataset: HumanDataset) -> str:
@@ -170,24 +151,10 @@ def build_choice_sets(dataset: HumanDataset, reader: HumanReader, settings: FitS
     return sets, n_guess, first_of_row
 
 
-def fit_stagewise(sets: Sequence[ChoiceSet], l2: float, fixed: dict[int, float], last: Sequence[int]
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`fit_conditional_logit`, the columns ``last`` fitted after the others: first with
-    their weights held at 0, then alone, every other weight held where the first fit put it
-    (see :attr:`FitSettings.fitted_last`)."""
-    first = {**fixed, **{j: 0.0 for j in last}}
-    mean, scale, w = fit_conditional_logit(sets, l2, fixed=first)
-    if not last:
-        return mean, scale, w
-    held = {**{j: float(w[j] / scale[j]) for j in range(len(w)) if j not in last},
-            **{j: v for j, v in fixed.items() if j in last}}
-    return fit_conditional_logit(sets, l2, mean, scale, fixed=held)
-
-
 def fit_reader(sets: Sequence[ChoiceSet], models: Sequence[str], settings: FitSettings, provenance: Optional[dict] = None) -> ReaderParams:
     models = tuple(models)
     names = feature_names(models)
-    mean, scale, w = fit_stagewise(sets, settings.l2, settings.fixed_weights(names), settings.last_columns(names))
+    mean, scale, w = fit_conditional_logit(sets, settings.l2, fixed=settings.fixed_weights(names))
     return ReaderParams(models, names, mean, scale, w, dict(provenance or {}))
 
 
@@ -228,8 +195,7 @@ class CrossFittedReader(HumanReader):
     @classmethod
     def of_shipped(cls, dataset: HumanDataset, shipped: HumanReader, folds: int = 5) -> "CrossFittedReader":
         """The cross-fitted twin of a shipped reader: its fitting settings and its loaded models."""
-        given = dict(shipped.params.provenance.get("settings", {}))
-        settings = FitSettings(**{**given, "fitted_last": tuple(given.get("fitted_last", ()))})
+        settings = FitSettings(**shipped.params.provenance.get("settings", {}))
         return cls(dataset, shipped.params, settings, folds, models=dict(zip(shipped.model_names, shipped.models)))
 
     def params_for(self, cards: Sequence[str]) -> ReaderParams:
