@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from spymaster_ai.agents.human.features import CARD_FEATURES, PER_MODEL, feature_names, features_from_sims, spelled_like
+from spymaster_ai.agents.human.features import PER_MODEL, feature_names, features_from_sims, spelled_like
 from spymaster_ai.agents.human.reader import (
     PARAMS_PATH,
     ChoiceSet,
@@ -57,7 +57,7 @@ def test_board_z_is_standardised_over_the_visible_cards_only_and_the_lead_names_
     visible = np.array([True, True, False, True, True, True])
     cards = ["a1", "b2", "c3", "d4", "e5", "f6"]
     x = features_from_sims(sims, means, stds, visible, ["w1", "w2", "w3", "w4"], cards)
-    assert x.shape == (4, 6, 2 * len(PER_MODEL) + len(CARD_FEATURES))
+    assert x.shape == (4, 6, 2 * len(PER_MODEL) + 3)
     z = x[:, visible, 0]
     np.testing.assert_allclose(z.mean(axis=1), 0.0, atol=1e-5)
     np.testing.assert_allclose(z.std(axis=1), 1.0, atol=1e-4)
@@ -424,8 +424,7 @@ def test_in_sudden_death_the_ai_takes_an_open_leftover_of_the_persons_clues(huma
     position, trap, meant = RECORDED_SUDDEN_DEATHS[case]
     view = _recorded_position(*position)
     chances = guesser.sudden_death_chances(view)
-    if case != "sewing":  # (since the reader's refit with the thesaurus's links, APRON leads even there)
-        assert max(chances, key=chances.get) == trap  # the key table alone would take the recorded card
+    assert max(chances, key=chances.get) == trap  # the key table alone would take the recorded card
     leftovers = guesser.sudden_death_leftovers(view)
     assert set(leftovers) & meant
     if case == "sewing":  # three of the four models link WIG to SEWING: a leftover, but less plain
@@ -544,14 +543,9 @@ LOST_IN_ROUND_9 = {
 }
 
 
-# DOOR -> CELLAR is in the thesaurus (people's own answers, the reader's ``assoc_link``); the
-# other two links (KITCHEN scale, scales of JUDGE; DESERT -> MUMMY, TREASURE island) it still misses
-MISSED_IN_ROUND_9 = pytest.mark.xfail(strict=True, reason="the reader misses the person's link (issue 39, round 9)")
-
-
 @pytest.mark.models
-@pytest.mark.parametrize("case", [pytest.param(c, marks=() if c.startswith("9992") else MISSED_IN_ROUND_9)
-                                  for c in sorted(LOST_IN_ROUND_9)])
+@pytest.mark.xfail(strict=True, reason="the reader misses the person's link (issue 39, round 9)")
+@pytest.mark.parametrize("case", sorted(LOST_IN_ROUND_9))
 def test_in_sudden_death_the_ai_finds_the_leftover_a_person_meant(human_agents, case):
     _, guesser = human_agents
     position, meant = LOST_IN_ROUND_9[case]

@@ -25,7 +25,6 @@ import numpy as np
 
 from ..clue_space import BoardMatrices
 from .features import (
-    assoc_matrix,
     evoke_from_sims,
     features_from_sims,
     median_of_models,
@@ -67,8 +66,6 @@ class HumanBoard:
         # is given in any language (ZIELT beside ZIEGE); English phrases link English words only
         self.spelled, self.phrase = _card_links(vocab, self.words, phrases=lang == "en")
         self.phrase_degree = phrase_degrees(vocab) if lang == "en" else np.zeros(len(vocab), dtype=np.float32)
-        # people's direct associations (English words): a few hundred links a board, read at once
-        self.assoc = assoc_matrix(vocab, self.words) if lang == "en" else None
         # each model's evoke, zeroed where the model is silent, as the features hold it
         self.evoke = []
         for k, s in enumerate(self.sims):
@@ -84,13 +81,11 @@ class HumanBoard:
         with the ``guessable`` cards in play."""
         if rows is None:
             return features_from_sims(self.sims, self.means, self.stds, guessable, self.vocab, self.words,
-                                      self.spelled, self.phrase, lang=self.lang, phrase_degree=self.phrase_degree,
-                                      assoc=self.assoc)
+                                      self.spelled, self.phrase, lang=self.lang, phrase_degree=self.phrase_degree)
         sims = [np.ascontiguousarray(s[:, rows]).T for s in self.cards_major]  # the same layout, fewer rows
         return features_from_sims(sims, self.means, self.stds, guessable, _Rows(len(rows)), self.words,
                                   self.spelled[rows], self.phrase[rows], lang=self.lang, silent=self.silent,
-                                  phrase_degree=self.phrase_degree[rows],
-                                  assoc=None if self.assoc is None else self.assoc[rows])
+                                  phrase_degree=self.phrase_degree[rows])
 
     def reading(self, guessable: np.ndarray, rows: Optional[np.ndarray], params) -> tuple[np.ndarray, np.ndarray]:
         """(features, float32 logits) of clue words ``rows`` (sorted, at least ``MIN_ROWS``; all:
@@ -113,7 +108,7 @@ class HumanBoard:
 
 class _Rows:
     """A stand-in for the clue words of a part of the vocabulary: features read only their
-    number (the spelling, phrase and association links and the phrase degrees come precomputed)."""
+    number (the spelling and phrase links and the phrase degrees come precomputed)."""
 
     def __init__(self, n: int) -> None:
         self.n = n

@@ -23,10 +23,7 @@ share their first four letters, one contains the other, or they are within edit 
 story (EYE and STORM, JACK and LANTERN; :mod:`spymaster_ai.embeddings.phrase_links`), a link
 people make at once and no embedding holds. It is read as a person reads it
 (:func:`phrase_reading`): a link is plain when it is the clue's only one on the board and the
-clue is in few phrases; and ``assoc_link``: the share of people who named the card for the
-clue or the clue for the card in the Edinburgh Associative Thesaurus
-(:mod:`spymaster_ai.embeddings.association_links`), the direct answer the ``eat`` vectors
-smooth away (TREASURE -> ISLAND, 15 of 98 people).
+clue is in few phrases.
 """
 
 from __future__ import annotations
@@ -47,8 +44,6 @@ __all__ = [
     "evoke_from_sims",
     "median_evoke",
     "median_of_models",
-    "assoc_matrix",
-    "assoc_reading",
     "phrase_matrix",
     "phrase_reading",
     "spelled_like",
@@ -63,7 +58,7 @@ __all__ = [
 # experiments/human_reader.py).
 MODELS = ("minilm", "glove50", "wordllama", "eat")
 PER_MODEL = ("board_z", "evoke", "lead")
-CARD_FEATURES = ("card_zipf", "spelled_like", "phrase_link", "assoc_link")
+CARD_FEATURES = ("card_zipf", "spelled_like", "phrase_link")
 
 
 def feature_names(models: Sequence[str] = MODELS) -> list[str]:
@@ -184,20 +179,6 @@ def phrase_matrix(clues: Sequence[str], cards: Sequence[str]) -> np.ndarray:
     return phrase_links().links(clues, cards)
 
 
-def assoc_matrix(clues: Sequence[str], cards: Sequence[str]) -> np.ndarray:
-    """(clues, cards) float32: the share of people who named one word for the other in the
-    thesaurus (:mod:`spymaster_ai.embeddings.association_links`; 0: no one)."""
-    from ...embeddings.association_links import association_links
-
-    return association_links().links(clues, cards)
-
-
-def assoc_reading(assoc: np.ndarray) -> np.ndarray:
-    """The ``assoc_link`` feature: log(1 + 100 share), so that one person in a hundred counts
-    and fifteen (TREASURE -> ISLAND) count about three times as much, not fifteen."""
-    return np.log1p(100.0 * np.asarray(assoc, dtype=np.float32)).astype(np.float32)
-
-
 def phrase_degrees(clues: Sequence[str]) -> np.ndarray:
     """(clues,) how many words each clue stands in a phrase with (see :func:`phrase_reading`)."""
     from ...embeddings.phrase_links import phrase_links
@@ -256,7 +237,6 @@ def features_from_sims(
     lang: str = "en",
     silent: Sequence[np.ndarray] | None = None,
     phrase_degree: np.ndarray | None = None,
-    assoc: np.ndarray | None = None,
 ) -> np.ndarray:
     """(clues, cards, features) float32 for the cards of one board.
 
@@ -266,8 +246,7 @@ def features_from_sims(
     over them only (features of covered cards are computed but meaningless). ``spelled``:
     (clues, cards) :func:`spelled_like`, ``phrase``: (clues, cards) :func:`phrase_matrix` and
     ``phrase_degree``: (clues,) :func:`phrase_degrees`, if the caller holds them already (the
-    feature is their :func:`phrase_reading` over the visible cards), ``assoc``: (clues, cards)
-    :func:`assoc_matrix`, likewise. ``lang``: the cards' language, for their
+    feature is their :func:`phrase_reading` over the visible cards). ``lang``: the cards' language, for their
     frequency; in another language than English spelling and English phrases link nothing
     (a Vietnamese clue shares a syllable with half the board), so both are 0 there.
     ``silent``: per model, (cards,) :func:`silent_cards` over a whole clue vocabulary when
@@ -319,7 +298,4 @@ def features_from_sims(
     if phrase_degree is None:
         phrase_degree = phrase_degrees(clues)
     out[:, :, card_base + 2] = phrase_reading(phrase, vis, phrase_degree)
-    if assoc is None:
-        assoc = assoc_matrix(clues, cards)
-    out[:, :, card_base + 3] = assoc_reading(assoc)
     return out
