@@ -751,3 +751,29 @@ def test_in_duet_a_later_card_the_clue_meant_is_taken_for_it_may_be_green_unmean
     assert right + black + other == pytest.approx(1.0)
 
 
+
+
+@pytest.mark.models
+def test_in_duet_a_black_card_costs_what_the_clock_makes_it_cost(human_agents):
+    """CHUTNEY: 2 of round 9 (seed 9990), MANGO taken: with tokens to spare a black card costs
+    ``assassin_cost`` and the AI stops; two tokens from the end, 10 greens of 15 found, the game
+    is nearly lost anyway, a black card costs little and it takes its likeliest card."""
+    from copy import copy
+
+    from spymaster_ai.rules.moves import Clue
+
+    _, guesser = human_agents
+    position = dict(LOST_IN_ROUND_9["9990 judge, kitchen: scale"][0], covered="portrait,pencil,pound,clock,lid,parrot,"
+                    "dragon,bat,wig,mango", marked=("match",))
+    position["history"] = position["history"][:2]
+    view = replace(_lost_position(**position), sudden_death=False, clue=Clue("chutney", 2), guesses_made=1,
+                   can_stop=True, tokens_left=8, turns_played=1)
+    assert guesser._black_cost(view) == guesser.assassin_cost
+    assert guesser.next_guess(view) is None
+    late = replace(view, tokens_left=2, turns_played=7)
+    assert guesser._black_cost(late) < 1.0
+    assert guesser.next_guess(late) is not None
+    blind = copy(guesser)
+    blind.duet_clock = False
+    assert blind._black_cost(late) == guesser.assassin_cost and blind.next_guess(late) is None
+    assert guesser._black_cost(replace(late, sudden_death=True, clue=None)) == guesser.assassin_cost
