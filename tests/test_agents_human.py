@@ -754,15 +754,17 @@ def test_in_duet_a_later_card_the_clue_meant_is_taken_for_it_may_be_green_unmean
 
 
 @pytest.mark.models
-def test_in_duet_a_black_card_costs_what_the_clock_makes_it_cost(human_agents):
+def test_with_duet_clock_a_black_card_costs_what_the_clock_makes_it_cost(human_agents):
     """CHUTNEY: 2 of round 9 (seed 9990), MANGO taken: with tokens to spare a black card costs
     ``assassin_cost`` and the AI stops; two tokens from the end, 10 greens of 15 found, the game
-    is nearly lost anyway, a black card costs little and it takes its likeliest card."""
+    is nearly lost anyway, a black card costs little and it takes its likeliest card (off by
+    default: see ``HumanGuesser``)."""
     from copy import copy
 
     from spymaster_ai.rules.moves import Clue
 
-    _, guesser = human_agents
+    guesser = copy(human_agents[1])
+    guesser.duet_clock = True
     position = dict(LOST_IN_ROUND_9["9990 judge, kitchen: scale"][0], covered="portrait,pencil,pound,clock,lid,parrot,"
                     "dragon,bat,wig,mango", marked=("match",))
     position["history"] = position["history"][:2]

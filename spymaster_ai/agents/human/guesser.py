@@ -85,11 +85,14 @@ class HumanGuesser(SuddenDeathReading):
     (:meth:`_found_meant`). ``duet_min_evoke``: ``min_evoke`` in Duet, where the chance of
     green decides (0: English playtests of round 4 stopped on HOGWARTS: 3 before RIDDLE,
     value +0.38, and TORCH: 2 before BATTERY, both meant, at evoke 0.79 and 0.84).
-    ``duet_clock``: in Duet before sudden death a black card costs at most what the clock makes
-    it cost (:meth:`_black_cost`): a pair far behind loses little by it (English playtests of
-    round 9: 9 of 12 games went to sudden death with 2-6 greens left, the AI having stopped
-    after one card on most of the person's 2-card clues). Human pair, 800 Duet games: 326 won
-    without, 330 with (the mirror reads the spymaster's second cards plainly either way).
+    ``duet_clock`` (off): in Duet before sudden death a black card costs at most what the clock
+    makes it cost (:meth:`_black_cost`), so that a pair far behind takes the second card (round 9:
+    9 of 12 games went to sudden death, the AI having stopped after one card on most of the
+    person's 2-card clues). Off because the clock's model leaves sudden death out, where games
+    with people are decided: English playtest round 10, played with it on, lost seed 10002 on
+    ONION, black on the person's side, taken as SWEET: 2's second card with 2 tokens left at a
+    third of a card's cost, where the AI had stopped before (2 of 12 games won that round). Human
+    pair, 800 Duet games: 326 won off, 330 on.
     """
 
     def __init__(self, reader: Optional[HumanReader] = None, *, assassin_cost: float = 6.0,
@@ -98,7 +101,7 @@ class HumanGuesser(SuddenDeathReading):
                  leftovers_first: bool = True, plainest_first: bool = True, leftover_min: float = 0.3,
                  leftover_evoke: float = 1.0, clued_first: bool = True, duet_meant: bool = True,
                  classic_meant: bool = True, unmeant_green: bool = True, met_by_rank: bool = True,
-                 duet_min_evoke: float = 0.0, duet_clock: bool = True) -> None:
+                 duet_min_evoke: float = 0.0, duet_clock: bool = False) -> None:
         for name, value in (("assassin_cost", assassin_cost), ("wrong_cost", wrong_cost),
                             ("duet_wrong_cost", duet_wrong_cost), ("memory", memory)):
             if value < 0:
