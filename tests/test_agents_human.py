@@ -751,8 +751,6 @@ def test_in_duet_a_later_card_the_clue_meant_is_taken_for_it_may_be_green_unmean
     assert right + black + other == pytest.approx(1.0)
 
 
-
-
 @pytest.mark.models
 def test_with_duet_clock_a_black_card_costs_what_the_clock_makes_it_cost(human_agents):
     """CHUTNEY: 2 of round 9 (seed 9990), MANGO taken: with tokens to spare a black card costs

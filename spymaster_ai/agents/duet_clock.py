@@ -14,8 +14,12 @@ is the one that decides the game (X ~ Poisson(mu * turns after this one), g gree
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from scipy.special import pdtrc
+
+if TYPE_CHECKING:
+    from ..views import GuesserView
 
 DUET_GREENS = 15  # green words on a Duet key, both sides together (RULES.md §3)
 PRIOR_PACE = 2.0  # greens per turn assumed before the pair has finished a turn
@@ -39,3 +43,10 @@ def black_cost_in_greens(greens_left: int, tokens_left: int, turns_played: int, 
     if won_anyway == 0.0:
         return 0.0
     return won_anyway / decisive if decisive > 0 else math.inf
+
+
+def black_cost_of_view(view: "GuesserView") -> float:
+    """:func:`black_cost_in_greens` for a Duet guesser's view: the greens found so far are the
+    covered ones, this turn's being the guesses made on this clue."""
+    found = sum(1 for _, identity in view.revealed if identity == "green")
+    return black_cost_in_greens(DUET_GREENS - found, int(view.tokens_left or 0), view.turns_played or 0, view.guesses_made)

@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 
 from ..views import ClueHistoryEntry, GuesserView
-from .duet_clock import DUET_GREENS, black_cost_in_greens
+from .duet_clock import black_cost_of_view
 from .duet_prior import partner_side_probabilities
 from .vocabulary import SimilarityModel, cannot_read, is_clue_shaped, model_language
 
@@ -321,10 +321,8 @@ class EmbeddingGuesser:
 
     @staticmethod
     def _clock_ratio(view: GuesserView) -> float:
-        """Duet: the green-to-black odds an extra guess needs (:mod:`.duet_clock`); the greens
-        found so far are the covered ones, this turn's being the guesses made on this clue."""
-        found = sum(1 for _, identity in view.revealed if identity == "green")
-        return black_cost_in_greens(DUET_GREENS - found, int(view.tokens_left or 0), view.turns_played or 0, view.guesses_made)
+        """Duet: the green-to-black odds an extra guess needs (:func:`.duet_clock.black_cost_of_view`)."""
+        return black_cost_of_view(view)
 
     def _duet_extra(self, view: GuesserView, left: Optional[dict[str, float]]) -> Optional[str]:
         """Duet, past the count or where the clue alone would stop: a bystander only ends a

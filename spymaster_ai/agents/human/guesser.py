@@ -32,7 +32,7 @@ from typing import Optional
 import numpy as np
 
 from ...views import GuesserView
-from ..duet_clock import DUET_GREENS, black_cost_in_greens
+from ..duet_clock import black_cost_of_view
 from ..duet_prior import partner_side_probabilities
 from ..guesser import CardScore
 from .features import median_evoke
@@ -265,10 +265,7 @@ class HumanGuesser(SuddenDeathReading):
         pair behind the clock takes the second card a person would."""
         if not (self.duet_clock and view.game == "duet" and not view.sudden_death and view.tokens_left is not None):
             return self.assassin_cost
-        found = sum(1 for _, identity in view.revealed if identity == "green")
-        clock = black_cost_in_greens(DUET_GREENS - found, int(view.tokens_left), view.turns_played or 0,
-                                     view.guesses_made)
-        return min(self.assassin_cost, clock)
+        return min(self.assassin_cost, black_cost_of_view(view))
 
     def _partner_side(self, view: GuesserView) -> dict[str, tuple[float, float]]:
         """(P(green), P(black)) on the partner's side for each card I may guess: the key
