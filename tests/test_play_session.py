@@ -103,6 +103,8 @@ def policy(session: Session, rng: random.Random) -> str:
         return f"{word} {rng.choice([1, 2])}"
     if isinstance(g, DuetGame):
         wanted = [w for w in g.words_left_for(Player.B) if g.can_guess(Player.A, w)]
+        if prompt.kind == "sudden_death_wait":
+            return "ai"
         if prompt.kind == "sudden_death":
             return label(wanted[0]) if wanted else "pass"
         if g.correct_this_turn >= 2:
@@ -456,6 +458,58 @@ def test_in_duet_sudden_death_the_person_chooses_the_order_and_ai_hands_over_one
     assert len(made) == 1 and made[0]["type"] in ("sd_guess", "sd_pass") and made[0]["player"] == "B"
     if not session.is_over:  # the turn comes back to the person
         assert session.prompt() is not None and session.prompt().kind == "sudden_death"
+
+
+def _to_sudden_death_with_only_the_ai_left(seed: int) -> Session:
+    """A two-player sudden death in which the person has found every card of theirs."""
+    for s in range(seed, seed + 40):
+        session = _to_sudden_death_with_both_guessing(s)
+        g = session.game
+        while not g.is_over and session.prompt() is not None and session.prompt().kind == "sudden_death":
+            session.answer(policy(session, random.Random(1)))  # the person's own cards, read off the key
+            session.advance()
+        if not g.is_over and g.phase is Phase.SUDDEN_DEATH and not g.words_left_for(Player.B):
+            return session
+    raise AssertionError("no seed left the AI alone in sudden death")  # pragma: no cover
+
+
+def test_in_duet_sudden_death_the_ai_alone_guesses_only_when_the_person_lets_it():
+    # playtests: sudden death "started with no prompt" when the person had nothing left to
+    # find - the AI's guess, which lost the game, was already on the screen
+    session = _to_sudden_death_with_only_the_ai_left(19)
+    prompt = session.prompt()
+    left = len(session.game.words_left_for(Player.A))
+    assert prompt is not None and prompt.kind == "sudden_death_wait" and prompt.handover
+    assert f"your last {left}" in prompt.text and "Enter" in prompt.text
+    before = len(session.game.actions)
+    assert session.advance() == [] and len(session.game.actions) == before  # it waits
+    card = session.game.visible_words()[0]
+    refused = session.answer(card)
+    assert not refused.moved and "no cards left to find" in refused.events[-1].text
+    reply = session.answer("")  # Enter
+    assert reply.moved and len(session.game.actions) == before
+    session.advance()
+    made = session.game.actions[before:]
+    assert len(made) == 1 and made[0] == {"type": "sd_guess", "player": "B", "word": made[0]["word"]}
+    if not session.is_over:  # one guess at a time: it waits again
+        assert session.prompt().kind == "sudden_death_wait"
+
+
+def test_a_game_saved_while_the_ai_waits_in_sudden_death_resumes_there(tmp_path):
+    path = tmp_path / "sd-wait.json"
+    whole = _to_sudden_death_with_only_the_ai_left(19)
+    settings = whole.settings
+    game, labels = new_game(settings)
+    session = Session(settings, game, agents_for(settings), labels, save=saver(path))
+    session.advance()
+    session.replay(list(whole.game.actions))
+    session.save_now()
+    resumed = resume_session(path, agents=agents_for(settings))
+    assert resumed.mismatches == 0 and resumed.game.actions == whole.game.actions
+    assert resumed.advance() == [] and resumed.prompt().kind == "sudden_death_wait"
+    resumed.answer("ai")
+    resumed.advance()
+    assert resumed.game.actions[-1]["player"] == "B" and len(resumed.game.actions) == len(whole.game.actions) + 1
 
 
 def test_ai_is_refused_outside_sudden_death():

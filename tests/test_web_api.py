@@ -364,3 +364,26 @@ def test_a_board_in_another_language_deals_its_cards_and_says_so(db):
         assert {c["card"] for c in data["cells"]} <= set(load_words("de"))
         assert "German board" in data["title"]
         assert 'name="lang"' in client.get("/").text
+
+
+def test_when_only_the_ai_has_cards_left_in_sudden_death_the_page_offers_one_button_to_let_it_guess(db):
+    with client_for(db) as client:
+        for seed in range(19, 60):
+            game_id, token, _ = new_game(client, {"mode": "duet", "seed": str(seed), "first": "human", "tokens": "1"})
+            data = state(client, game_id, token)
+            rng = random.Random(1)
+            while not data["over"] and data["prompt"]["kind"] != "sudden_death_wait":
+                move(client, game_id, token, policy(live(client, game_id).session, rng), data["version"])
+                data = state(client, game_id, token)
+            if not data["over"]:
+                break
+        else:
+            raise AssertionError("no seed left the AI alone in sudden death")  # pragma: no cover
+        page = client.get(f"/g/{game_id}/board", headers={"X-Seat-Token": token}).text
+        assert 'name="text" value="ai"' in page and "Let the AI guess one" in page
+        assert 'maxlength="200"' not in page  # no card to type: the person has none left to find
+        before = len(live(client, game_id).session.game.actions)
+        assert move(client, game_id, token, "ai", data["version"]).status_code == 200
+        state(client, game_id, token)
+        made = live(client, game_id).session.game.actions[before:]
+        assert len(made) == 1 and made[0]["player"] == "B"

@@ -182,7 +182,8 @@ class News:
             elif mine:
                 order = f"You find the AI's last {mine}; the AI has none of yours left to find."
             else:
-                order = f"The AI finds your last {theirs}; you have none of its left to find."
+                order = (f"The AI finds your last {theirs}, one card each time you let it; you have none of its "
+                         "left to find.")
             out.append(Event("warning", "The timer has run out: SUDDEN DEATH. No more clues, and any wrong card "
                                         f"loses. {order}"))
         elif g.phase is Phase.CLUE:

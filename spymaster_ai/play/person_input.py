@@ -51,6 +51,11 @@ class PersonInput:
             if command == "stop":
                 raise InputError("it is your turn to give a clue (a word and a number), not to guess")
             return self._spelled_clue(parse_clue(line, len(g.words)))
+        if prompt.kind == "sudden_death_wait":
+            if command == "handover" or not line:
+                return Typed(None)
+            raise InputError("you have no cards left to find in sudden death: press Enter (or type 'ai') to let "
+                             "the AI guess one of yours, or 'quit' to leave")
         if command == "handover":
             if prompt.kind != "sudden_death" or not prompt.handover:
                 raise InputError("'ai' hands the AI the next guess in Duet sudden death, when it has cards to find")

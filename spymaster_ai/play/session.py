@@ -174,7 +174,7 @@ class Session(Turns, PersonInput, AIMoves, News):
         if prompt is None:
             reply.events.append(Event("error", "no move is expected from you now"))
             return reply
-        if not line:
+        if not line and prompt.kind != "sudden_death_wait":  # there Enter lets the AI guess
             return reply
         actor = self._actor()
         try:

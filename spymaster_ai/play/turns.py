@@ -21,7 +21,8 @@ __all__ = ["Actor", "Prompt", "Turns"]
 
 @dataclass(frozen=True)
 class Prompt:
-    """What the human must type now. ``kind``: clue, guess, cover, sudden_death."""
+    """What the human must type now. ``kind``: clue, guess, cover, sudden_death, or
+    sudden_death_wait (Duet: only the AI has cards left to find; the person lets it guess)."""
 
     kind: str
     text: str
@@ -31,7 +32,7 @@ class Prompt:
 @dataclass(frozen=True)
 class Actor:
     """Who acts now: ``seat`` is the engine's seat; ``role`` an AI role name, "human", or
-    "opponent" (the simulated one); ``kind``: clue, guess, cover, sudden_death."""
+    "opponent" (the simulated one); ``kind``: clue, guess, cover, sudden_death, sudden_death_wait."""
 
     seat: str
     role: str
@@ -69,6 +70,11 @@ class Turns:
             # (playtests: "the screen never offered me a move").
             person_first = self.settings.first == "human" if g.phase is Phase.CLUE else not self._sd_handover
             seat = next(s for s in seats if self._is_persons(s) is person_first)
+        elif self.is_duet and g.phase is Phase.SUDDEN_DEATH and not self._is_persons(seat) and not self._sd_handover:
+            # the AI alone has cards to find: it still guesses when the person says so, one
+            # card at a time (playtests: sudden death "started with no prompt", the AI's guess
+            # already made)
+            return Actor("a_guesser", "human", "sudden_death_wait", player=Player.A)
         return self._actor_of(seat)
 
     def _actor_of(self, seat: str) -> Actor:
@@ -104,6 +110,11 @@ class Turns:
             if g.phase is Phase.SOLO_COVER:
                 return Prompt("cover", f"Cover one opponent ({g.current_team.other.value}) agent for the simulated opponent")
             return Prompt("cover", f"Penalty: cover one of your own ({g.current_team.value}) agents")
+        if actor.kind == "sudden_death_wait":
+            left = len(g.words_left_for(Player.A))
+            return Prompt("sudden_death_wait", f"Sudden death: you have no cards left to find; the AI must find your "
+                                               f"last {left}. Press Enter (or type 'ai') to let it guess one",
+                          handover=True)
         if actor.kind == "sudden_death":
             if self.is_duet:
                 ai_may = "b_guesser" in g.current_seats()
@@ -145,6 +156,7 @@ class Turns:
         if self.error:
             return "The game cannot go on (see the message above)."
         actor = self._actor()
-        what = {"clue": "give a clue", "guess": "guess", "cover": "cover a card", "sudden_death": "guess (sudden death)"}
+        what = {"clue": "give a clue", "guess": "guess", "cover": "cover a card", "sudden_death": "guess (sudden death)",
+                "sudden_death_wait": "let the AI guess (sudden death)"}
         who = "you" if actor.human else self._who(actor)[0].lower() + self._who(actor)[1:]
         return f"Now: {who} - {what[actor.kind]}"

@@ -112,7 +112,7 @@
     Array.prototype.forEach.call(cards, function (card) {
       card.addEventListener("click", function () {
         var kind = attr("data-prompt");
-        if (!kind || kind === "clue" || card.getAttribute("aria-disabled")) { return; }
+        if (!kind || kind === "clue" || kind === "sudden_death_wait" || card.getAttribute("aria-disabled")) { return; }
         send(card.getAttribute("data-label"));
       });
     });
