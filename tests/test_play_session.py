@@ -473,6 +473,15 @@ def _to_sudden_death_with_only_the_ai_left(seed: int) -> Session:
     raise AssertionError("no seed left the AI alone in sudden death")  # pragma: no cover
 
 
+def _replayed_into(whole: Session, path) -> Session:
+    """A new session saving to ``path`` with ``whole``'s moves replayed into it."""
+    game, labels = new_game(whole.settings)
+    session = Session(whole.settings, game, agents_for(whole.settings), labels, save=saver(path))
+    session.advance()
+    session.replay(list(whole.game.actions))
+    return session
+
+
 def test_in_duet_sudden_death_the_ai_alone_guesses_only_when_the_person_lets_it():
     # playtests: sudden death "started with no prompt" when the person had nothing left to
     # find - the AI's guess, which lost the game, was already on the screen
@@ -498,13 +507,9 @@ def test_in_duet_sudden_death_the_ai_alone_guesses_only_when_the_person_lets_it(
 def test_a_game_saved_while_the_ai_waits_in_sudden_death_resumes_there(tmp_path):
     path = tmp_path / "sd-wait.json"
     whole = _to_sudden_death_with_only_the_ai_left(19)
-    settings = whole.settings
-    game, labels = new_game(settings)
-    session = Session(settings, game, agents_for(settings), labels, save=saver(path))
-    session.advance()
-    session.replay(list(whole.game.actions))
+    session = _replayed_into(whole, path)
     session.save_now()
-    resumed = resume_session(path, agents=agents_for(settings))
+    resumed = resume_session(path, agents=agents_for(whole.settings))
     assert resumed.mismatches == 0 and resumed.game.actions == whole.game.actions
     assert resumed.advance() == [] and resumed.prompt().kind == "sudden_death_wait"
     resumed.answer("ai")
@@ -535,10 +540,7 @@ def test_a_resumed_sudden_death_keeps_the_order_the_person_chose(tmp_path):
     path = tmp_path / "sd.json"
     whole = _to_sudden_death_with_both_guessing(19)
     settings = whole.settings
-    game, labels = new_game(settings)
-    session = Session(settings, game, agents_for(settings), labels, save=saver(path))
-    session.advance()
-    session.replay(list(whole.game.actions))
+    session = _replayed_into(whole, path)
     session.answer("ai")
     session.advance()
     session.save_now()
