@@ -976,3 +976,31 @@ def test_a_persons_guess_past_the_count_is_filed_by_what_the_ai_aimed_at_not_by_
     assert [(label.lower(), meant_note(meant)) for label, _, meant in line] == [
         (second_targets[0].lower(), ""), (first_targets[1].lower(), f"for {first_word}"),
         (spare.lower(), "past the count")]
+
+
+def test_a_persons_guess_within_the_count_of_a_card_an_earlier_clue_aimed_at_is_filed_there():
+    # English playtest round 11 (seed 10017): MUMMY, INFANT: 2's open target, taken as the
+    # second card of INFINITE: 2, was filed under INFINITE, whose targets were YETI and PUZZLE
+    from spymaster_ai.rules.duet import Player
+
+    settings = PlaySettings(mode="duet", seed=21, first="ai")
+    game, labels = new_game(settings)
+    person_own = game.spymaster_view(Player.A).own
+    safe = lambda: next(w for w in person_own if w in game.visible_words())  # noqa: E731
+    session = Session(settings, game, {"b_spymaster": AimsInTurn([2, 2]), "b_guesser": ReadsAs({}, safe)}, labels)
+    session.advance()
+    _, first_clue, first_targets = session.targets[-1]
+    session.answer(first_targets[0])
+    session.answer("stop")  # the first clue is left with one card to find
+    session.advance()
+    mine = next(w for w in CLUE_WORDS[10:] if session._refusal(Clue(w, 1)) is None)
+    session.answer(f"{mine} 1")
+    session.advance()
+    _, second_clue, second_targets = session.targets[-1]
+    assert session.prompt().kind == "guess" and second_clue != first_clue and len(second_targets) == 2
+    session.answer(second_targets[0])
+    session.answer(first_targets[1])  # within the second clue's count, but the first clue's card
+    first_word = first_clue.split(":")[0].upper()
+    line = session.clues[-1].shown()
+    assert [(label.lower(), meant_note(meant)) for label, _, meant in line] == [
+        (second_targets[0].lower(), ""), (first_targets[1].lower(), f"for {first_word}")]

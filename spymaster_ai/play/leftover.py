@@ -1,4 +1,4 @@
-"""Which earlier clue a guess past the count was meant for, so the clue log can say so.
+"""Which earlier clue a guess was meant for, so the clue log can say so.
 
 Why: the log files every guess under the clue being guessed, so a turn that went on to the
 leftovers of earlier clues read "ISLAND: 1 → BAY, TOWEL, STABLE" as if ISLAND had meant them
@@ -71,15 +71,19 @@ def meant_for(reader: Any, view: GuesserView, word: str) -> Optional[str]:
 
 def aimed_for(view: GuesserView, word: str, aims: Sequence[tuple[str, Sequence[str]]]) -> Optional[str]:
     """The word of the earlier unfinished clue whose targets hold ``word``, or None: for a
-    person guessing past the count of the AI's clue. ``aims``: (the clue as ``str(clue)``,
-    its targets as the view names the cards) for each clue the AI gave, in order.
+    person guessing the AI's clue. ``aims``: (the clue as ``str(clue)``, its targets as the
+    view names the cards) for each clue the AI gave, in order. A card the clue being guessed
+    aimed at is its own; any other card an earlier clue aimed at is that clue's, within the
+    count or past it (English playtest round 11: MUMMY, INFANT: 2's target taken as the second
+    card of INFINITE: 2, was filed under INFINITE).
 
     Why: filed by the reader's guess, the person's extra cards read as the AI's word on its
     own clues: "(green, for PFARRER)" for a card PFARRER never aimed at misled three native
     playtesters (2026-12-06). The AI knows what it aimed at; for a card no earlier clue aimed
-    at the caller files :data:`PAST_THE_COUNT`. Naming a covered card's clue tells nothing
-    that ``why`` does not."""
-    if not past_the_count(view):
+    at the caller files :data:`PAST_THE_COUNT` when it is past the count. Naming a covered
+    card's clue tells nothing that ``why`` does not."""
+    now = [targets for clue_text, targets in aims if view.clue is not None and clue_text == str(view.clue)]
+    if now and word in now[-1]:
         return None
     unfinished = {str(e.clue): e.clue.word for e in _open_earlier(view)}
     for clue_text, targets in reversed(list(aims)):
