@@ -165,3 +165,24 @@ def test_the_title_is_one_line_when_the_terminal_has_room():
     game = DuetGame(WORDS, KEY, legality="off")
     text = _text(duet_screen(game, {}, title=title, clues=(), turn="now"))
     assert title in text.splitlines()
+
+
+def test_a_long_message_wraps_between_words_in_a_terminal_and_a_path_stays_whole():
+    # English playtest round 11: the terminal's own wrap cut the score line mid-word ("sudd / en death")
+    import io
+
+    from spymaster_ai.play.console import _show_events
+    from spymaster_ai.play.events import Event
+
+    score = duet_score_line(SimpleNamespace(tokens_left=2, voluntary_stops=4, needed_sudden_death=True, score=lambda: 9))
+    path = "/tmp/" + "a-very-long-folder-name/" * 4 + "spymaster-duet-10007.json"
+    shown = {}
+    for terminal in (True, False):
+        out = io.StringIO()
+        _show_events(Console(file=out, width=60, force_terminal=terminal, color_system=None),
+                     [Event("end", score), Event("info", f"The game is kept in {path}.")])
+        shown[terminal] = out.getvalue().splitlines()
+    lines = shown[True]
+    assert all(len(line) <= 60 for line in lines if path not in line) and any(path in line for line in lines)
+    assert " ".join(lines[:-2]).split() == score.split()  # every word whole, in order
+    assert shown[False] == [score, f"The game is kept in {path}."]  # piped: one line a message

@@ -11,6 +11,7 @@ Enter to go on without saving: the game itself goes on in memory either way.
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
@@ -45,7 +46,18 @@ def write_board_png(screen: Screen, path: str | Path) -> Path:
 
 def _show_events(console: Console, events: Iterable[Event]) -> None:
     for e in events:
-        console.print(render_event(e.kind, e.text), soft_wrap=True)  # the terminal wraps; paths stay whole
+        text = _wrapped(e.text, console.width) if console.is_terminal else e.text  # piped: one line each
+        console.print(render_event(e.kind, text), soft_wrap=True)
+
+
+def _wrapped(text: str, width: int) -> str:
+    """``text`` broken between words to fit a terminal ``width`` wide, a word longer than the
+    line (a path) left whole so it can be copied. Why not the terminal's wrap: it cut a
+    playtester's score line mid-word ("sudd / en death"); rich's own wrap folds long paths."""
+    if width < 20:
+        return text
+    return "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) if line else line
+                     for line in text.split("\n"))
 
 
 def show_finished(console: Console, path: Path, settings: PlaySettings, game: Game, labels: dict[str, str]) -> int:
