@@ -488,6 +488,36 @@ def test_in_sudden_death_a_clue_met_by_its_likeliest_cards_means_no_more(human_a
     assert before.next_guess(view) == trap
 
 
+# English playtest round 11 (docs/playtests/2026-12-06/en17.md), seed 10008: the person's SCUBA: 2
+# meant LAGOON and BUBBLE; the AI's first pick was CAVE (34%), black on its own side and on the
+# person's, over LAGOON (23%), a bystander of its own. The game was lost on it.
+PLAYED_10008 = dict(
+    words="canvas,mermaid,moth,frost,glove,fox,orbit,boxer,pitcher,sponge,wasp,prince,circus,frog,scout,rock,lagoon,"
+          "bank,quarry,bubble,monitor,falcon,cave,hammer,bandit",
+    own_side="bystander,green,green,bystander,bystander,bystander,green,green,black,green,bystander,bystander,green,"
+             "bystander,bystander,green,bystander,green,green,bystander,black,bystander,black,bystander,bystander",
+    visible="canvas,mermaid,moth,glove,boxer,pitcher,sponge,wasp,prince,circus,frog,lagoon,bubble,monitor,falcon,cave,"
+            "hammer,bandit",
+    history=[("B", "concert", 2, ("rock",)), ("A", "cub", 2, ("scout",)), ("B", "deposit", 2, ("bank", "quarry")),
+             ("A", "arctic", 2, ("frost", "fox")), ("B", "space", 1, ("orbit",)), ("A", "scuba", 2, ())])
+
+
+@pytest.mark.models
+def test_in_duet_the_first_pick_reads_my_side_of_the_key_as_a_person_does(human_agents):
+    from copy import copy
+
+    _, guesser = human_agents
+    view = _played_position(**PLAYED_10008, clue=("scuba", 2))
+    p = dict(zip(view.words, guesser.probabilities(view)))
+    assert p["cave"] > p["lagoon"] == max(v for w, v in p.items() if w != "cave")  # the reading alone: CAVE
+    keyed = copy(guesser)
+    keyed.first_by_value = True
+    assert keyed.next_guess(view) == "lagoon"
+    plain = copy(guesser)
+    plain.first_by_value = False  # the likeliest card, whatever my side says of it
+    assert plain.next_guess(view) == "cave"
+
+
 def _lost_position(words, own_side, covered, history, found_by_me=(), marked=()):
     """A Duet sudden-death view for the AI (B) rebuilt from a playtest report: the board and the
     AI's key side of ``play duet --seed S``, the cards covered, and the person's clues with
