@@ -20,7 +20,7 @@ from ..sim.seeds import derive_seed
 from .errors import SessionError
 from .events import Event
 from .explain import model_reading_of, reading_of, targets_of
-from .leftover import PAST_THE_COUNT, aimed_for, meant_for, past_the_count
+from .leftover import PAST_THE_COUNT, aimed_for, aimed_now, meant_for, past_the_count
 from .turns import Actor
 
 __all__ = ["AIMoves"]
@@ -173,7 +173,10 @@ class AIMoves:
             aims = [(clue, tuple(self.names.word(c) for c in cards)) for _, clue, cards in self.targets]
             try:
                 view = self._guesser_view(actor)
-                return aimed_for(view, self.names.word(card), aims) or (PAST_THE_COUNT if past_the_count(view) else "")
+                word = self.names.word(card)
+                if aimed_now(view, word, aims):
+                    return ""
+                return aimed_for(view, word, aims) or (PAST_THE_COUNT if past_the_count(view) else "")
             except Exception:
                 return ""
         reader = self.agents.get(actor.role)

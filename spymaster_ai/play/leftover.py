@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 from ..views import GuesserView
 
-__all__ = ["PAST_THE_COUNT", "past_the_count", "meant_for", "aimed_for", "meant_note"]
+__all__ = ["PAST_THE_COUNT", "past_the_count", "meant_for", "aimed_for", "aimed_now", "meant_note"]
 
 # Filed for a person's guess past the count that no earlier AI clue aimed at: it was no card of
 # the clue being guessed either (a playtester's guess for CÚ read as one for the later NGỒI).
@@ -82,11 +82,18 @@ def aimed_for(view: GuesserView, word: str, aims: Sequence[tuple[str, Sequence[s
     playtesters (2026-12-06). The AI knows what it aimed at; for a card no earlier clue aimed
     at the caller files :data:`PAST_THE_COUNT` when it is past the count. Naming a covered
     card's clue tells nothing that ``why`` does not."""
-    now = [targets for clue_text, targets in aims if view.clue is not None and clue_text == str(view.clue)]
-    if now and word in now[-1]:
+    if aimed_now(view, word, aims):
         return None
     unfinished = {str(e.clue): e.clue.word for e in _open_earlier(view)}
     for clue_text, targets in reversed(list(aims)):
         if clue_text in unfinished and word in targets:
             return unfinished[clue_text]
     return None
+
+
+def aimed_now(view: GuesserView, word: str, aims: Sequence[tuple[str, Sequence[str]]]) -> bool:
+    """Whether the AI clue being guessed aimed at ``word``: then the guess is that clue's, even
+    past its count (round 13: LID, FINGER: 2's own target, taken third after BULLY's PUPPET,
+    read "past the count")."""
+    now = [targets for clue_text, targets in aims if view.clue is not None and clue_text == str(view.clue)]
+    return bool(now) and word in now[-1]
