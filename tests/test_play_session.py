@@ -978,9 +978,10 @@ def test_a_persons_guess_past_the_count_is_filed_by_what_the_ai_aimed_at_not_by_
         (spare.lower(), "past the count")]
 
 
-def test_a_persons_guess_within_the_count_of_a_card_an_earlier_clue_aimed_at_is_filed_there():
-    # English playtest round 11 (seed 10017): MUMMY, INFANT: 2's open target, taken as the
-    # second card of INFINITE: 2, was filed under INFINITE, whose targets were YETI and PUZZLE
+def _on_the_second_ai_clue() -> tuple[Session, str, tuple, tuple]:
+    """A Duet session (seed 21) at the person's first guess on the AI's second clue, both of
+    count 2, the first left with one target open: (session, first clue, its targets, the
+    second's targets)."""
     from spymaster_ai.rules.duet import Player
 
     settings = PlaySettings(mode="duet", seed=21, first="ai")
@@ -998,38 +999,28 @@ def test_a_persons_guess_within_the_count_of_a_card_an_earlier_clue_aimed_at_is_
     session.advance()
     _, second_clue, second_targets = session.targets[-1]
     assert session.prompt().kind == "guess" and second_clue != first_clue and len(second_targets) == 2
+    return session, first_clue.split(":")[0].upper(), first_targets, second_targets
+
+
+def _logged(session: Session) -> list[tuple[str, str]]:
+    return [(label.lower(), meant_note(meant)) for label, _, meant in session.clues[-1].shown()]
+
+
+def test_a_persons_guess_within_the_count_of_a_card_an_earlier_clue_aimed_at_is_filed_there():
+    # English playtest round 11 (seed 10017): MUMMY, INFANT: 2's open target, taken as the
+    # second card of INFINITE: 2, was filed under INFINITE, whose targets were YETI and PUZZLE
+    session, first_word, first_targets, second_targets = _on_the_second_ai_clue()
     session.answer(second_targets[0])
     session.answer(first_targets[1])  # within the second clue's count, but the first clue's card
-    first_word = first_clue.split(":")[0].upper()
-    line = session.clues[-1].shown()
-    assert [(label.lower(), meant_note(meant)) for label, _, meant in line] == [
-        (second_targets[0].lower(), ""), (first_targets[1].lower(), f"for {first_word}")]
+    assert _logged(session) == [(second_targets[0].lower(), ""), (first_targets[1].lower(), f"for {first_word}")]
 
 
 def test_a_persons_guess_of_the_current_clues_own_target_past_its_count_is_that_clues():
     # English playtest round 13 (seed 10037): PUPPET (BULLY: 2's) taken first on FINGER: 2, then
     # TOOTH FAIRY, then LID, FINGER's own target, which the log read "past the count"
-    from spymaster_ai.rules.duet import Player
-
-    settings = PlaySettings(mode="duet", seed=21, first="ai")
-    game, labels = new_game(settings)
-    person_own = game.spymaster_view(Player.A).own
-    safe = lambda: next(w for w in person_own if w in game.visible_words())  # noqa: E731
-    session = Session(settings, game, {"b_spymaster": AimsInTurn([2, 2]), "b_guesser": ReadsAs({}, safe)}, labels)
-    session.advance()
-    _, first_clue, first_targets = session.targets[-1]
-    session.answer(first_targets[0])
-    session.answer("stop")
-    session.advance()
-    mine = next(w for w in CLUE_WORDS[10:] if session._refusal(Clue(w, 1)) is None)
-    session.answer(f"{mine} 1")
-    session.advance()
-    _, second_clue, second_targets = session.targets[-1]
-    assert session.prompt().kind == "guess" and len(second_targets) == 2
+    session, first_word, first_targets, second_targets = _on_the_second_ai_clue()
     session.answer(first_targets[1])  # the earlier clue's card
     session.answer(second_targets[0])
     session.answer(second_targets[1])  # the third guess of a 2: past the count, but this clue's own
-    first_word = first_clue.split(":")[0].upper()
-    line = session.clues[-1].shown()
-    assert [(label.lower(), meant_note(meant)) for label, _, meant in line] == [
-        (first_targets[1].lower(), f"for {first_word}"), (second_targets[0].lower(), ""), (second_targets[1].lower(), "")]
+    assert _logged(session) == [(first_targets[1].lower(), f"for {first_word}"), (second_targets[0].lower(), ""),
+                                (second_targets[1].lower(), "")]
