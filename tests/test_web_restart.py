@@ -9,6 +9,7 @@ what the AI would say now.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from types import SimpleNamespace
 
@@ -111,3 +112,20 @@ def test_a_game_stored_before_the_view_was_kept_is_replayed_as_before(db):
         assert "84%" in str(data["summary"])  # the replay's readings: nothing else was kept
     with sqlite3.connect(db) as con:
         assert "view" in {row[1] for row in con.execute("PRAGMA table_info(games)")}
+
+
+def test_a_view_stored_without_the_clue_logs_notes_still_restores_the_rest(db):
+    # 0.4.5 stored no clue-log notes ("for X"): its targets and readings still come back
+    with client_for(db, fickle_agents) as client:
+        game_id, token, _ = new_game(client, {"mode": "duet", "seed": "7"})
+        play_to_end(client, game_id, token)
+    with sqlite3.connect(db) as con:
+        view = json.loads(con.execute("SELECT view FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+        assert "meant" in view
+        del view["meant"]
+        con.execute("UPDATE games SET view = ? WHERE id = ?", (json.dumps(view), game_id))
+    GENERATION["n"] = 1
+    with client_for(db, fickle_agents) as client:
+        data = state(client, game_id, token)
+        assert data["over"] and not any("Resumed where it stopped" in e["text"] for e in data["log"])
+        assert "48%" in str(data["summary"]) and "84%" not in str(data["summary"])  # the readings as noted

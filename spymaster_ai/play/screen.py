@@ -46,7 +46,7 @@ class ClueLine:
     """One clue of the public history: who gave it, the clue, each guess and its public result.
 
     ``meant``: for each guess, the earlier clue it was meant for when it was a leftover of
-    one taken past this clue's count (:mod:`.leftover`), else "" (shorter: none past it)."""
+    one (:mod:`.leftover`), "(past the count)", or "" (shorter: none after the last noted)."""
 
     giver: str
     clue: str

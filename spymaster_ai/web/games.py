@@ -15,8 +15,8 @@ their guesses and clues, within the game, and, when they opt in, into their brow
 move that taught it something. A game resumed after a restart starts again from the profile
 (or, without one, from nothing): what it learned within itself before the restart is lost.
 
-A restart changes nothing a player sees: what the AI aimed at, how it read the person's clues
-and the message log are stored with the game after every change (:func:`seen_of`, the
+A restart changes nothing a player sees: what the AI aimed at, how it read the person's clues,
+the clue log's "for X" notes and the message log are stored with the game after every change (:func:`seen_of`, the
 ``view`` column of :mod:`.db`) and put back on load (:func:`restore_view`), since the replay
 asks the AI again and its answers (and the learner it reads with) may differ. A game stored
 without them (before this was kept, or when the last write of them failed) is replayed as
@@ -31,7 +31,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Optional
 
 from ..play.events import Event
@@ -401,6 +401,7 @@ def seen_of(live: LiveGame) -> dict:
         "targets": [[giver, clue, list(cards)] for giver, clue, cards in s.targets],
         "readings": [[r[0], [[card, float(p)] for card, p in r[1]], *r[2:]] for r in s.readings],
         "log": [[e.kind, e.text] for e in live.log[-LOG_LINES:]],
+        "meant": [list(line.meant) for line in s.clues],  # the clue log's "for X", from the targets as noted
     }
 
 
@@ -414,8 +415,12 @@ def restore_view(live: LiveGame, view: Optional[dict]) -> bool:
         readings = [(str(r[0]), [(str(card), float(p)) for card, p in r[1]], *(str(x) for x in r[2:]))
                     for r in view["readings"]]
         log = [Event(str(kind), str(text)) for kind, text in view["log"]]
+        meant = [tuple(str(m) for m in line) for line in view.get("meant", ())]  # absent: stored before 0.4.6
     except (KeyError, TypeError, ValueError, IndexError):
         return False
+    clues = live.session.clues
+    if meant and len(meant) == len(clues) and all(len(m) <= len(c.guesses) for m, c in zip(meant, clues)):
+        live.session.clues = [replace(c, meant=m) for c, m in zip(clues, meant)]
     live.session.targets, live.session.readings = targets, readings
     live.log = log
     live.kept_view = view
