@@ -65,6 +65,6 @@ def test_why_names_covered_targets_only_and_the_reading_of_the_persons_clue():
     text = why_text([("The AI", "ocean: 2", ("wave", "beach"))], [("sky: 1", [("sun", 0.6), ("moon", 0.3)])],
                     covered={"wave"}, label=str.upper)
     assert "OCEAN: 2 aimed at WAVE (and 1 not found yet)" in text and "BEACH" not in text
-    assert "your SKY: 1: the AI's first pick, by its chances: SUN 60%, MOON 30%" in text
+    assert "your SKY: 1: how the AI read it, its likeliest cards: SUN 60%, MOON 30%" in text
     assert "ARMY: 2: its 2 targets are not found yet" in why_text([("The AI", "army: 2", ("a", "b"))], [], set(), str.upper)
     assert why_text([], [], set(), str.upper) == NOTHING_YET

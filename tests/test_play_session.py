@@ -808,7 +808,7 @@ def test_why_names_only_found_targets_of_finished_ai_clues_and_the_ai_reading_of
         session.answer(f"{mine} 1")
         session.advance()
         text = session.answer("why").events[0].text
-        assert f"your {mine.upper()}: 1: the AI's first pick, by its chances:" in text
+        assert f"your {mine.upper()}: 1: how the AI read it, its likeliest cards:" in text
     assert f"aimed at {target.upper()}" in text
     # an AI target that is not yet found is never named before the end
     hidden = [t for _, _, ts in session.targets for t in ts if t in session.game.visible_words()]

@@ -39,13 +39,13 @@ def why_text(
         aimed = ", ".join(found) + (f" (and {rest} not found yet)" if rest else "")
         lines.append(f"{giver}: {clue.upper()} aimed at {aimed}")
     for clue, reading, *source in readings:
-        # the chances of the AI's first pick: later picks are read again without the cards taken
+        # the chances before its first pick: later picks are read again without the cards taken
         shares = ", ".join(f"{label(card)} {share:.0%}" for card, share in reading)
         if source and source[0]:  # a model's scores, not a reader fitted to people
             lines.append(f"your {clue.upper()}: how the AI read it (its word model's odds, not fitted to "
                          f"people): {shares}")
         else:
-            lines.append(f"your {clue.upper()}: the AI's first pick, by its chances: {shares}")
+            lines.append(f"your {clue.upper()}: how the AI read it, its likeliest cards: {shares}")
     return "\n".join(lines) if lines else NOTHING_YET
 
 

@@ -298,7 +298,11 @@ class Session(Turns, PersonInput, AIMoves, News):
                 aimed = ", ".join(self.label(t) for t in targets) if targets else "(not reported)"
                 events.append(Event("info", f"  {giver}: {clue.upper()} -> {aimed}"))
         if self.readings:  # the other half of 'why', which cannot be typed once the game has ended
-            events.append(Event("info", "How the AI read your clues (its first pick, by its chances):"))
+            # the reading of the clue alone: the card taken first may differ, an earlier clue's
+            # open half or the AI's own key weighing in (a playtester read SAIL, touched, beside
+            # LITTLE: 3's reading PEBBLE 21% as a contradiction)
+            events.append(Event("info", "How the AI read your clues (its likeliest cards for each; the card it took "
+                                        "first can differ where an earlier clue or its own key weighed in):"))
             for clue, reading, *_ in self.readings:
                 shares = ", ".join(f"{self.label(card)} {share:.0%}" for card, share in reading)
                 events.append(Event("info", f"  {clue.upper()}: {shares}"))
