@@ -211,10 +211,12 @@ class HumanGuesser(SuddenDeathReading):
 
     # -- deciding ---------------------------------------------------------------------------
 
-    def _risks(self, view: GuesserView, card: str, p_right: float) -> tuple[float, float, float]:
-        """(P(right), P(assassin or black), P(other wrong)) for guessing ``card``."""
+    def _risks(self, view: GuesserView, card: str, p_right: float,
+               table: Optional[dict[str, tuple[float, float]]] = None) -> tuple[float, float, float]:
+        """(P(right), P(assassin or black), P(other wrong)) for guessing ``card``; ``table``:
+        :meth:`_partner_side` of ``view``, when the caller weighs many cards on one view."""
         if view.game == "duet":
-            table = self._partner_side(view)
+            table = self._partner_side(view) if table is None else table
             pg, pb = table.get(card, (_BASE_GREEN, _BASE_BLACK))
             if pg <= 0.0:
                 return 0.0, pb / max(1.0 - pg, 1e-9), 1.0 - pb / max(1.0 - pg, 1e-9)
@@ -369,10 +371,12 @@ class HumanGuesser(SuddenDeathReading):
         a card black on my side is black on the partner's one time in three, a bystander of mine
         one time in thirteen."""
         params = self.reader.params_for(view.words)
+        table = self._partner_side(view)  # once per view: it reads every clue of mine the partner declined
         live = np.flatnonzero(mask)
+        shown = p[mask]
         best, best_value = int(live[0]), -np.inf
         for k, i in enumerate(live):
-            value = self._value(view, self._risks(view, view.words[i], params.p_correct(p[mask], k)))
+            value = self._value(view, self._risks(view, view.words[i], params.p_correct(shown, k), table))
             if value > best_value + 1e-12:
                 best, best_value = int(i), value
         return view.words[best]
